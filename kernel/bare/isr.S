@@ -1,0 +1,76 @@
+/* Entry stubs for the 32 exception vectors. Each pushes a uniform frame
+ * (error code or 0, vector, then PUSHAL) and calls fault_dispatch(frame),
+ * which may change frame->eip (exception table) or never return (guard).
+ *
+ * The return avoids IRET: everything runs in ring 0 on one flat code
+ * segment, so restoring EFLAGS and returning near is equivalent, and some
+ * hypervisors that emulate ring 0 (kvm-pvm, as on our CI machines) fail on
+ * IRET in unpaged protected mode. A side effect we want: after an NMI,
+ * further NMIs stay blocked (only IRET unblocks them). */
+
+.macro ISR_NOERR n
+isr_\n:
+    pushl $0
+    pushl $\n
+    jmp isr_common
+.endm
+.macro ISR_ERR n
+isr_\n:
+    pushl $\n
+    jmp isr_common
+.endm
+
+    .text
+ISR_NOERR 0
+ISR_NOERR 1
+ISR_NOERR 2
+ISR_NOERR 3
+ISR_NOERR 4
+ISR_NOERR 5
+ISR_NOERR 6
+ISR_NOERR 7
+ISR_ERR   8
+ISR_NOERR 9
+ISR_ERR   10
+ISR_ERR   11
+ISR_ERR   12
+ISR_ERR   13
+ISR_ERR   14
+ISR_NOERR 15
+ISR_NOERR 16
+ISR_ERR   17
+ISR_NOERR 18
+ISR_NOERR 19
+ISR_NOERR 20
+ISR_ERR   21
+ISR_NOERR 22
+ISR_NOERR 23
+ISR_NOERR 24
+ISR_NOERR 25
+ISR_NOERR 26
+ISR_NOERR 27
+ISR_NOERR 28
+ISR_ERR   29
+ISR_ERR   30
+ISR_NOERR 31
+
+isr_common:
+    pushal
+    cld
+    movl %esp, %eax
+    pushl %eax
+    call fault_dispatch
+    addl $4, %esp
+    popal
+    addl $8, %esp               /* vector and error code */
+    pushl 8(%esp)               /* the saved EFLAGS (IF=0 stays 0) */
+    popfl
+    ret $8                      /* to the saved EIP, dropping CS and EFLAGS */
+
+    .section .rodata
+    .balign 4
+    .globl isr_stubs
+isr_stubs:
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    .long isr_\n
+    .endr

@@ -1,0 +1,14 @@
+/* A polled 16550 UART. */
+#ifndef CK_BARE_SERIAL_H
+#define CK_BARE_SERIAL_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Programs the UART at `base` for baud 8N1 and proves it exists with the
+ * loopback test. Returns false (and sends nothing later) when it is absent. */
+bool serial_init(uint16_t base, uint32_t baud);
+void serial_write(const char *s, unsigned len);
+bool serial_present(void);
+uint16_t serial_base(void);
+
+#endif

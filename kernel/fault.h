@@ -1,0 +1,34 @@
+/* Fault codes returned by the fault-safe wrappers, and the record of an
+ * unexpected fault. A wrapped instruction that faults resumes after itself
+ * and returns FAULT_CODE(vector): nonzero, vector in the low byte. */
+#ifndef CK_FAULT_H
+#define CK_FAULT_H
+#include <stdint.h>
+
+#define FAULT_FLAG 0x100
+#define FAULT_CODE(vector) (FAULT_FLAG | (vector))
+#define FAULT_VECTOR(code) ((code) & 0xff)
+#define FAULT_IS(code) (((code) & FAULT_FLAG) != 0)
+/* Not a CPU fault: the platform refuses (e.g. MSR access outside ring 0). */
+#define MSR_ERR_NOT_RING0 0x200
+
+enum {
+    VEC_DE = 0, VEC_DB = 1, VEC_NMI = 2, VEC_BP = 3, VEC_OF = 4, VEC_BR = 5,
+    VEC_UD = 6, VEC_NM = 7, VEC_DF = 8, VEC_TS = 10, VEC_NP = 11, VEC_SS = 12,
+    VEC_GP = 13, VEC_PF = 14, VEC_MF = 16, VEC_AC = 17, VEC_MC = 18, VEC_XM = 19,
+};
+
+/* Mnemonic of an exception vector ("#GP"), "#??" for reserved ones. */
+const char *fault_name(unsigned vector);
+
+/* What the exception handler saw. */
+struct fault_info {
+    uint32_t vector, error_code, eip, cs, eflags;
+    uint32_t cr0, cr2, cr4;
+    uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp;
+};
+
+/* Reports a fault as a readable block and a {"type":"fault"} record. */
+void fault_report(const char *where, const struct fault_info *info);
+
+#endif

@@ -1,0 +1,22 @@
+/* Freestanding formatted output: %d %i %u %x %X %o %c %s %p %%, flags "-0+ ",
+ * width and precision (also '*'), length modifiers hh h l ll z j.
+ * 64-bit values format without libgcc (see kernel/div64.h). */
+#ifndef CK_FMT_H
+#define CK_FMT_H
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Like vsnprintf: returns the length the full output would have. */
+int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+int ksnprintf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Formats straight to a channel of out.h, with no length limit. */
+void kvprintf_to(int channel, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+/* Readable report text (OUT_HUMAN). */
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,74 @@
+/* Command-line options, declared next to the code that uses them:
+ *
+ *     OPTION_UINT(samples, "samples", 200, 1, 100000, "samples per result");
+ *
+ * defines `uint32_t opt_samples` holding the default until the command line
+ * says otherwise, and registers it in the ck_options section, so adding an
+ * option is one line and `help` lists them all. */
+#ifndef CK_OPTION_H
+#define CK_OPTION_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum option_kind { OPTION_UINT, OPTION_BOOL, OPTION_ENUM, OPTION_STR };
+
+struct option_name {
+    const char *name;
+    uint32_t value;
+};
+
+struct option {
+    const char *key;
+    const char *help;
+    enum option_kind kind;
+    void *value;                     /* uint32_t* (uint, enum), bool*, char[] (str) */
+    uint32_t def, min, max;          /* default and range; str: max = buffer size */
+    const struct option_name *names; /* uint: optional aliases; enum: the choices */
+    const char *str_def;
+};
+
+#define OPTION_SECTION __attribute__((section("ck_options"), used, aligned(sizeof(void *))))
+
+#define OPTION_UINT_NAMED(var, key_, def_, min_, max_, names_, help_)                 \
+    uint32_t opt_##var = (def_);                                                      \
+    static const struct option option_##var OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_UINT, .value = &opt_##var,     \
+        .def = (def_), .min = (min_), .max = (max_), .names = (names_) }
+#define OPTION_UINT(var, key_, def_, min_, max_, help_) \
+    OPTION_UINT_NAMED(var, key_, def_, min_, max_, NULL, help_)
+#define OPTION_ENUM(var, key_, def_, names_, help_)                                   \
+    uint32_t opt_##var = (def_);                                                      \
+    static const struct option option_##var OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_ENUM, .value = &opt_##var,     \
+        .def = (def_), .names = (names_) }
+#define OPTION_BOOL(var, key_, def_, help_)                                           \
+    bool opt_##var = (def_);                                                          \
+    static const struct option option_##var OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_BOOL, .value = &opt_##var,     \
+        .def = (def_) }
+#define OPTION_STR(var, key_, size_, def_, help_)                                     \
+    char opt_##var[size_] = def_;                                                     \
+    static const struct option option_##var OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_STR, .value = opt_##var,       \
+        .max = (size_), .str_def = (def_) }
+
+/* Parses "key=value key2 key3=value" (a bare key sets a bool). Later words
+ * win. Bad input never stops the run: each problem is kept as a message and
+ * the option keeps (or returns to) its default. Words starting with '/' are
+ * the kernel's path and are skipped. Returns the number of problems. */
+int options_parse(const char *cmdline);
+
+/* Reports the problems found by options_parse as notes, then forgets them. */
+void options_report_problems(void);
+
+/* The readable table of every option with its default and current value. */
+void options_print_help(void);
+
+/* Every option back to its default (tests; a new parse starts from here too). */
+void options_reset(void);
+
+/* Looks an option up by key (NULL when unknown). */
+const struct option *option_find(const char *key);
+
+#endif

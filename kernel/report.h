@@ -1,0 +1,52 @@
+/* The report: every record is written twice, as readable text (OUT_HUMAN)
+ * and as one JSON object per line (OUT_MACHINE).
+ *
+ * Machine lines: the first record is {"type":"begin","schema":N,...}; the last
+ * is {"type":"end","records":N,"checksum":"0x........","status":S} where
+ * records counts every JSON line before it (begin included) and checksum is
+ * FNV-1a 32 over those lines' bytes, newline excluded, in order. A log
+ * without a valid end record is truncated. Key order inside a record is the
+ * order of the calls; string values are JSON-escaped here. */
+#ifndef CK_REPORT_H
+#define CK_REPORT_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define REPORT_SCHEMA 1
+
+void report_begin(const char *platform, const char *cmdline);
+int report_end(int status); /* writes the end record; returns status */
+
+/* One JSON record, streamed: open, fields, close. Records do not nest;
+ * rec_obj_open/rec_arr_open nest values inside the open record. */
+void rec_open(const char *type);
+void rec_str(const char *key, const char *value);
+void rec_strn(const char *key, const char *value, unsigned len);
+void rec_u64(const char *key, uint64_t value);
+void rec_i64(const char *key, int64_t value);
+void rec_hex(const char *key, uint64_t value);      /* "0x1f" as a string */
+void rec_fixed(const char *key, int64_t scaled, unsigned decimals); /* 305 -> 3.05 */
+void rec_bool(const char *key, bool value);
+void rec_null(const char *key);
+void rec_obj_open(const char *key);  /* key NULL inside an array */
+void rec_obj_close(void);
+void rec_arr_open(const char *key);
+void rec_arr_close(void);
+void rec_close(void);
+
+/* Readable-only lines (section headings, tables). */
+void report_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A note is both: a human line and {"type":"note","level":..,"topic":..,"text":..}.
+ * Levels: "info", "warn", "error". */
+void report_note(const char *level, const char *topic, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Counters for the exit status and the summary. */
+unsigned report_records(void);
+unsigned report_errors(void); /* notes of level "error" */
+
+/* For tests: forget all state (a new log). */
+void report_reset(void);
+
+#endif

@@ -1,0 +1,59 @@
+/* One run, in the order of DESIGN.md: identify, (later: counters, timer,
+ * measure, benchmarks), report. Every phase runs under a guard, so a fault
+ * is reported with where it happened and the log is still closed properly. */
+#include "cpu.h"
+#include "fault.h"
+#include "guard.h"
+#include "option.h"
+#include "platform.h"
+#include "report.h"
+#include "status.h"
+
+OPTION_BOOL(help, "help", false, "print the options and their values first");
+OPTION_BOOL(selftest, "selftest", false,
+            "provoke #DE, #UD, #GP and a nonexistent MSR read; check each is caught");
+
+void cpu_probe(void);
+void cpu_report(void);
+
+static void call(void *fn) { ((void (*)(void))fn)(); }
+
+/* Runs fn under a guard; a fault becomes a report and a worse status. */
+static int phase(const char *name, void (*fn)(void))
+{
+    struct fault_info info;
+    if (!fn)
+        return STATUS_OK;
+    int code = guard_run(call, (void *)fn, &info);
+    if (!code)
+        return STATUS_OK;
+    fault_report(name, &info);
+    report_note("error", "fault", "phase '%s' faulted (%s); the run goes on without it", name,
+                fault_name(FAULT_VECTOR(code)));
+    return STATUS_KERNEL_FAULT;
+}
+
+int run_suite(const struct platform *p)
+{
+    int status = STATUS_OK;
+    report_begin(p->name, p->cmdline);
+    report_text("cyclekit: bare-metal x86 benchmark kernel (log schema %d)\n", REPORT_SCHEMA);
+    if (p->describe)
+        p->describe();
+    options_report_problems();
+    if (opt_help)
+        options_print_help();
+
+    status = status_worst(status, phase("cpu identification", cpu_probe));
+    status = status_worst(status, phase("interrupt sources", p->after_cpu_probe));
+    status = status_worst(status, phase("cpu report", cpu_report));
+
+    if (opt_selftest && p->selftest)
+        status = status_worst(status, p->selftest());
+
+    if (status == STATUS_OK && report_errors())
+        status = STATUS_ERRORS;
+    report_text("cyclekit: run complete: %u records and the end record, status %d\n",
+                report_records(), status);
+    return report_end(status);
+}

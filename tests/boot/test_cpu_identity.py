@@ -1,0 +1,138 @@
+"""CPU identification at boot: the decoded "cpu" record for QEMU's CPU models
+and for hand-made identities, and proof from the raw leaves in the record that
+no leaf outside its range's maximum was read.
+
+Expected signatures are those QEMU (target/i386/cpu.c, builtin_x86_defs)
+gives its models; the names are what kernel/cpu_names*.c make of them.
+"""
+import pytest
+
+from conftest import assert_complete
+
+# cpu model -> (vendor, family, model, stepping, name, features that must be present)
+MODELS = {
+    "486": ("Intel", 4, 8, 0, "i486DX4", ["fpu"]),
+    "pentium": ("Intel", 5, 4, 3, "Pentium MMX (P55C)", ["fpu", "tsc", "cx8", "mmx"]),
+    "pentium2": ("Intel", 6, 5, 2, "Pentium II (Deschutes)", ["cmov", "mmx", "sep"]),
+    "pentium3": ("Intel", 6, 7, 3, "Pentium III (Katmai)", ["sse", "fxsr"]),
+    "coreduo": ("Intel", 6, 14, 8, "Core (Yonah)", ["sse2", "sse3"]),
+    "core2duo": ("Intel", 6, 15, 11, "Core 2 (Merom/Conroe)", ["ssse3", "cx16"]),
+    "Nehalem": ("Intel", 6, 26, 3, "Nehalem-EP", ["sse4_2", "popcnt"]),
+    "SandyBridge": ("Intel", 6, 42, 1, "Sandy Bridge", ["sse4_2", "pclmulqdq"]),
+    "Skylake-Client": ("Intel", 6, 94, 3, "Skylake", ["sse4_2", "rdtscp"]),
+    # QEMU gives Icelake-Server the signature 6/134 (0x86), which on real
+    # hardware is Snow Ridge: identification follows the signature.
+    "Icelake-Server": ("Intel", 6, 134, 0, "Atom (Tremont, Snow Ridge)", ["sse4_2"]),
+    "athlon": ("AMD", 6, 2, 3, "K7 (Pluto/Orion)", ["mmx", "3dnow", "mmxext"]),
+    "phenom": ("AMD", 16, 2, 3, "K10", ["sse3", "sse4a"]),
+    "Opteron_G1": ("AMD", 15, 6, 1, "K8", ["sse2"]),
+    "EPYC": ("AMD", 23, 1, 2, "Zen", ["sse4_2", "rdtscp"]),
+}
+
+# Hand-made identities: QEMU -cpu BASE,vendor=...,family=...,model=...
+HANDMADE = {
+    "k6-2": ("pentium,vendor=AuthenticAMD,family=5,model=8,stepping=12,xlevel=0x80000005,"
+             "model-id=AMD-K6(tm) 3D processor",
+             ("AMD", 5, 8, 12, "K6-2"), "AMD-K6(tm) 3D processor"),
+    "cyrix-6x86mx": ("486,vendor=CyrixInstead,family=6,model=0,stepping=2",
+                     ("Cyrix", 6, 0, 2, "6x86MX / MII"), ""),
+    "p55c": ("pentium,family=5,model=4,stepping=3", ("Intel", 5, 4, 3, "Pentium MMX (P55C)"), ""),
+    "p54c": ("pentium,family=5,model=2,stepping=5", ("Intel", 5, 2, 5, "Pentium (P54C)"), ""),
+    "via-nehemiah": ("pentium2,vendor=CentaurHauls,family=6,model=9,stepping=1,xlevel=0x80000006,"
+                     "model-id=VIA Nehemiah",
+                     ("Centaur/VIA", 6, 9, 1, "C3 (Nehemiah)"), "VIA Nehemiah"),
+    "hygon": ("qemu32,vendor=HygonGenuine,family=24,model=0,stepping=1",
+              ("Hygon", 24, 0, 1, "Dhyana (Zen)"), None),
+    "unknown-intel": ("qemu32,family=6,model=255,stepping=0",
+                      ("Intel", 6, 255, 0, "unknown (family 6, model 255)"), None),
+}
+
+
+def raw_table(rec):
+    return {(int(r["leaf"], 16), r["subleaf"]): {k: int(r[k], 16) for k in ("eax", "ebx", "ecx", "edx")}
+            for r in rec["raw"]}
+
+
+def assert_reads_in_range(rec):
+    """Every raw leaf lies inside the range its own maximum announced."""
+    raw = raw_table(rec)
+    max_std = int(rec["max_leaf"], 16)
+    max_ext = int(rec["max_ext_leaf"], 16)
+    max_hv = int(rec["max_hv_leaf"], 16)
+    hv_bit = bool(raw.get((1, 0), {}).get("ecx", 0) >> 31)
+    for (leaf, sub) in raw:
+        where = f"leaf {leaf:#x}.{sub} ({rec['name']})"
+        if leaf < 0x40000000:
+            assert leaf <= max_std, where + " above the standard maximum"
+        elif leaf < 0x50000000:
+            assert hv_bit, where + " read without CPUID.1:ECX[31]"
+            assert leaf == 0x40000000 or leaf <= max_hv, where + " above the hypervisor maximum"
+        else:
+            assert 0x80000000 <= leaf <= 0x8FFFFFFF, where + " outside every range"
+            assert leaf == 0x80000000 or leaf <= max_ext, where + " above the extended maximum"
+        if leaf == 7 and sub:
+            assert sub <= raw[(7, 0)]["eax"], where + " above 7.0:EAX"
+        if leaf in (4, 0xB, 0x8000001D) and sub:
+            prev = raw.get((leaf, sub - 1))
+            assert prev is not None, where + " skips a subleaf"
+            ended = ((prev["ecx"] >> 8) & 0xFF) == 0 if leaf == 0xB else (prev["eax"] & 0x1F) == 0
+            assert not ended, where + " read after the terminating subleaf"
+
+
+def check_identity(log, vendor, family, model, stepping, name):
+    assert_complete(log)
+    rec = log.one("cpu")
+    assert rec["generation"] == "cpuid"
+    assert (rec["vendor"], rec["family"], rec["model"], rec["stepping"], rec["name"]) == \
+        (vendor, family, model, stepping, name), log.path
+    assert rec["fpu"] is True
+    assert_reads_in_range(rec)
+    # QEMU's TCG announces itself in the hypervisor leaf.
+    assert "hypervisor" in rec["features"]
+    assert rec["hypervisor"] == "TCGTCGTCGTCG" and rec["hypervisor_name"] == "QEMU TCG"
+    return rec
+
+
+@pytest.mark.parametrize("cpu", sorted(MODELS))
+def test_qemu_model_identity(boot, cpu):
+    vendor, family, model, stepping, name, features = MODELS[cpu]
+    log = boot(cpu=cpu, qemu="x86_64" if family >= 15 or cpu in ("Icelake-Server", "EPYC") else None)
+    rec = check_identity(log, vendor, family, model, stepping, name)
+    for f in features:
+        assert f in rec["features"], f"{cpu}: {f} missing from {rec['features']}"
+    assert rec["vendor_string"] == {"Intel": "GenuineIntel", "AMD": "AuthenticAMD"}[vendor]
+    if family >= 6 and cpu not in ("486", "pentium", "pentium2", "pentium3", "athlon"):
+        assert rec["caches"], f"{cpu}: no caches decoded"
+
+
+@pytest.mark.parametrize("ident", sorted(HANDMADE))
+def test_handmade_identity(boot, ident):
+    cpu, expected, brand = HANDMADE[ident]
+    rec = check_identity(boot(cpu=cpu), *expected)
+    if brand is not None:
+        assert rec["brand"] == brand
+
+
+def test_486_reports_and_completes(boot):
+    """QEMU's 486 has CPUID: a 486 with no TSC, and the run still completes."""
+    rec = boot(cpu="486").one("cpu")
+    assert rec["name"] == "i486DX4"
+    assert "tsc" not in rec["features"] and "cx8" not in rec["features"]
+    assert rec["max_ext_leaf"] == "0x0" or int(rec["max_ext_leaf"], 16) > 0x80000000
+
+
+@pytest.mark.parametrize("mode,generation,name", [
+    ("486", "486-no-cpuid", "486-class (no CPUID)"),
+    ("386", "386", "386-class (no CPUID)"),
+])
+def test_no_cpuid_path_at_boot(boot, mode, generation, name):
+    """QEMU cannot hide CPUID, so cpuprobe=486/386 makes the EFLAGS test answer
+    as that CPU; identification must say so and the run must complete."""
+    log = boot(cpu="pentium", cmdline=f"cpuprobe={mode}")
+    assert_complete(log)
+    rec = log.one("cpu")
+    assert rec["generation"] == generation
+    assert rec["name"] == name
+    assert rec["raw"] == [] and rec["features"] == []
+    assert rec["fpu"] is True  # QEMU's x87 answers FNINIT/FNSTSW/FNSTCW
+    assert any("cpuprobe=" + mode in n["text"] for n in log.notes(topic="cpu"))

@@ -1,0 +1,46 @@
+"""The parser the tests rely on: complete logs pass, damaged ones are caught."""
+import cyclekit_log
+from conftest import assert_complete
+
+
+def real_log(boot):
+    log = boot(cpu="pentium", cmdline="selftest")
+    assert_complete(log)
+    with open(log.path, "rb") as f:
+        return f.read()
+
+
+def test_complete_log_parses(boot):
+    log = cyclekit_log.parse(real_log(boot))
+    assert log.complete and log.problems == []
+    assert log.end["records"] == len(log.records)
+
+
+def test_log_cut_short_is_truncated(boot):
+    data = real_log(boot)
+    end_at = data.rindex(b'{"type":"end"')
+    for cut in (end_at, end_at - 40, len(data) // 2, data.index(b'{"type":"begin"') + 30):
+        log = cyclekit_log.parse(data[:cut])
+        assert log.truncated, cut
+        assert log.problems
+
+
+def test_dropped_record_is_detected(boot):
+    data = real_log(boot)
+    lines = data.split(b"\n")
+    victim = next(i for i, l in enumerate(lines) if b'{"type":"selftest"' in l)
+    del lines[victim]
+    log = cyclekit_log.parse(b"\n".join(lines))
+    assert log.truncated
+    assert any("counts" in p for p in log.problems)
+
+
+def test_altered_record_fails_the_checksum(boot):
+    data = real_log(boot).replace(b'"seen":"#UD"', b'"seen":"#GP"', 1)
+    log = cyclekit_log.parse(data)
+    assert log.truncated
+    assert any("checksum" in p for p in log.problems)
+
+
+def test_garbage_is_not_a_log():
+    assert cyclekit_log.parse(b"\x1b[H GRUB loading...\n").problems == ["no begin record"]

@@ -1,0 +1,42 @@
+#include <stdlib.h>
+#include <string.h>
+#include "capture.h"
+#include "msr.h"
+#include "out.h"
+
+struct growbuf { char *data; size_t len, cap; };
+static struct growbuf human, machine;
+
+static void append(struct growbuf *b, const char *text, size_t len)
+{
+    if (b->len + len + 1 > b->cap) {
+        b->cap = (b->len + len + 1) * 2;
+        b->data = realloc(b->data, b->cap);
+        if (!b->data)
+            abort();
+    }
+    memcpy(b->data + b->len, text, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void out_write(enum out_channel channel, const char *text, size_t len)
+{
+    append(channel == OUT_MACHINE ? &machine : &human, text, len);
+}
+
+void capture_reset(void)
+{
+    human.len = machine.len = 0;
+    append(&human, "", 0);
+    append(&machine, "", 0);
+}
+
+const char *capture_human(void) { return human.data ? human.data : ""; }
+const char *capture_machine(void) { return machine.data ? machine.data : ""; }
+
+/* Unit tests have no MSRs unless a test installs a simulated file. */
+static int refuse_read(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; (void)msr; *v = 0; return 0x200; }
+static int refuse_write(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; (void)msr; (void)v; return 0x200; }
+static const struct msr_ops refused = { refuse_read, refuse_write, NULL };
+const struct msr_ops *platform_msr = &refused;
