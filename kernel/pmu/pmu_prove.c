@@ -1,0 +1,204 @@
+/* Run known code under the counters and judge whether they count. */
+#include "pmu_prove.h"
+#include "kstring.h"
+
+const char *pmu_reason_text(enum pmu_reason r)
+{
+    switch (r) {
+    case PMU_REASON_OK: return "counting";
+    case PMU_REASON_NO_DRIVER: return "no driver for this CPU";
+    case PMU_REASON_NO_PROOF_EVENT: return "no instructions event to prove with";
+    case PMU_REASON_SAVE_FAULT: return "fault reading a PMU MSR";
+    case PMU_REASON_PROGRAM_FAULT: return "fault programming a counter";
+    case PMU_REASON_READ_FAULT: return "fault reading a counter";
+    case PMU_REASON_READS_ZERO: return "counters read zero";
+    case PMU_REASON_NO_MOVE: return "counter does not move";
+    case PMU_REASON_OUT_OF_WINDOW: return "counter moved by an implausible amount";
+    }
+    return "?";
+}
+
+const char *pmu_proof_slot_name(int slot)
+{
+    switch (slot) {
+    case PMU_PROOF_INSN: return "instructions";
+    case PMU_PROOF_CYCLES: return "cycles";
+    case PMU_PROOF_BRANCH: return "branches";
+    case PMU_PROOF_FIXED_INSN: return "fixed instructions";
+    case PMU_PROOF_FIXED_CYCLES: return "fixed cycles";
+    default: return "?";
+    }
+}
+
+void pmu_prove_window(int slot, uint64_t instructions, uint64_t branches, uint64_t *min, uint64_t *max)
+{
+    switch (slot) {
+    case PMU_PROOF_INSN:
+    case PMU_PROOF_FIXED_INSN:
+        *min = instructions;
+        *max = instructions + PMU_PROVE_INSN_SLACK + instructions / 16;
+        break;
+    case PMU_PROOF_BRANCH:
+        *min = branches;
+        *max = branches + PMU_PROVE_BRANCH_SLACK + branches / 16;
+        break;
+    default: /* cycles */
+        *min = instructions / PMU_PROVE_MAX_IPC;
+        if (*min == 0)
+            *min = 1;
+        *max = instructions * PMU_PROVE_MAX_CPI + PMU_PROVE_CYCLE_SLACK;
+        break;
+    }
+}
+
+static bool is_fixed_slot(int slot)
+{
+    return slot == PMU_PROOF_FIXED_INSN || slot == PMU_PROOF_FIXED_CYCLES;
+}
+
+static void fail(struct pmu_verdict *v, enum pmu_reason r, int fault, uint32_t msr)
+{
+    if (v->reason != PMU_REASON_OK)
+        return; /* the first failure is the reason */
+    v->reason = r;
+    v->fault = fault;
+    v->fault_msr = msr;
+}
+
+static uint32_t first_failed_save(const struct pmu_driver *d)
+{
+    for (unsigned i = 0; i < d->nsaved; i++)
+        if (d->saved[i].status != 0)
+            return d->saved[i].msr;
+    return d->last_msr;
+}
+
+/* Judges the general (or the fixed) probes; returns whether all passed. */
+static bool judge(struct pmu_verdict *v, bool fixed, bool *any)
+{
+    bool all_zero = true, ok = true;
+    *any = false;
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        const struct pmu_probe *p = &v->probes[i];
+        if (is_fixed_slot(p->slot) != fixed)
+            continue;
+        *any = true;
+        if (p->before || p->after)
+            all_zero = false;
+    }
+    if (!*any)
+        return false;
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        struct pmu_probe *p = &v->probes[i];
+        if (is_fixed_slot(p->slot) != fixed)
+            continue;
+        p->ok = p->status == 0 && p->delta >= p->expect_min && p->delta <= p->expect_max;
+        if (p->ok)
+            continue;
+        ok = false;
+        if (fixed)
+            continue; /* fixed counters do not decide the verdict */
+        if (all_zero)
+            fail(v, PMU_REASON_READS_ZERO, 0, 0);
+        else if (p->delta == 0)
+            fail(v, PMU_REASON_NO_MOVE, 0, 0);
+        else
+            fail(v, PMU_REASON_OUT_OF_WINDOW, 0, 0);
+    }
+    return ok;
+}
+
+bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
+{
+    kmemset(v, 0, sizeof *v);
+    v->instructions = w->instructions;
+    v->branches = w->branches;
+    v->restore_status = PMU_ERR_NOT_SAVED;
+    if (d->kind == PMU_NONE) {
+        v->reason = PMU_REASON_NO_DRIVER;
+        return false;
+    }
+    if (!d->proof[PMU_PROOF_INSN].used) {
+        v->reason = PMU_REASON_NO_PROOF_EVENT;
+        return false;
+    }
+
+    /* The evidence: every proof event the driver offers (branches only
+     * when the workload says how many it has). */
+    for (int s = 0; s < PMU_PROOF_SLOTS; s++) {
+        const struct pmu_proof_slot *ps = &d->proof[s];
+        if (!ps->used || (s == PMU_PROOF_BRANCH && w->branches == 0))
+            continue;
+        struct pmu_probe *p = &v->probes[v->nprobes++];
+        p->slot = s;
+        p->event = ps->sel.name;
+        p->counter = ps->counter;
+        p->code = ps->sel.code;
+        p->umask = ps->sel.umask;
+        p->flags = ps->sel.flags;
+        pmu_prove_window(s, w->instructions, w->branches, &p->expect_min, &p->expect_max);
+    }
+
+    int r = pmu_save(d);
+    if (r != 0) {
+        fail(v, PMU_REASON_SAVE_FAULT, r, first_failed_save(d));
+        return false;
+    }
+
+    bool programmed = true;
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        struct pmu_probe *p = &v->probes[i];
+        p->status = pmu_program(d, p->counter, &d->proof[p->slot].sel);
+        if (p->status != 0) {
+            p->fault_msr = d->last_msr;
+            if (is_fixed_slot(p->slot))
+                continue; /* fixed counters are extra evidence, not the verdict */
+            fail(v, PMU_REASON_PROGRAM_FAULT, p->status, p->fault_msr);
+            programmed = false;
+        }
+    }
+
+    bool read_ok = programmed;
+    for (unsigned i = 0; read_ok && i < v->nprobes; i++) {
+        struct pmu_probe *p = &v->probes[i];
+        if (p->status != 0)
+            continue;
+        p->status = pmu_read(d, p->counter, &p->before);
+        if (p->status != 0) {
+            p->fault_msr = d->last_msr;
+            if (!is_fixed_slot(p->slot)) {
+                fail(v, PMU_REASON_READ_FAULT, p->status, p->fault_msr);
+                read_ok = false;
+            }
+        }
+    }
+    if (read_ok) {
+        w->run(w->arg);
+        for (unsigned i = 0; i < v->nprobes; i++) {
+            struct pmu_probe *p = &v->probes[i];
+            if (p->status != 0)
+                continue;
+            p->status = pmu_read(d, p->counter, &p->after);
+            if (p->status != 0) {
+                p->fault_msr = d->last_msr;
+                if (!is_fixed_slot(p->slot)) {
+                    fail(v, PMU_REASON_READ_FAULT, p->status, p->fault_msr);
+                    read_ok = false;
+                }
+                continue;
+            }
+            p->delta = pmu_delta(p->before, p->after, pmu_counter_width(d, p->counter));
+        }
+    }
+
+    if (read_ok) {
+        bool any_fixed;
+        bool gp_ok = judge(v, false, &any_fixed);
+        v->fixed_counting = judge(v, true, &any_fixed) && any_fixed;
+        v->counting = gp_ok && v->reason == PMU_REASON_OK;
+    }
+
+    v->restore_status = pmu_restore(d);
+    v->restore_bad = pmu_verify_restore(d, &v->restore);
+    return v->counting;
+}

@@ -1,0 +1,94 @@
+/* Writes what the PMU layer found, for people and for scripts. */
+#include "pmu_report.h"
+#include "report.h"
+
+static void counter_name(char *buf, unsigned n, unsigned counter)
+{
+    /* "gp3" / "fixed1" without printf: n >= 8 */
+    const char *p = PMU_IS_FIXED(counter) ? "fixed" : "gp";
+    unsigned i = 0, v = PMU_IS_FIXED(counter) ? counter - PMU_FIXED_BASE : counter;
+    while (*p && i + 2 < n)
+        buf[i++] = *p++;
+    buf[i++] = (char)('0' + v % 10);
+    buf[i] = '\0';
+}
+
+static void evidence(const struct pmu_probe *p)
+{
+    char ctr[12];
+    counter_name(ctr, sizeof ctr, p->counter);
+    rec_obj_open(0);
+    rec_str("check", pmu_proof_slot_name(p->slot));
+    if (p->event)
+        rec_str("event", p->event);
+    else
+        rec_null("event");
+    rec_str("counter", ctr);
+    rec_hex("code", p->code);
+    rec_hex("umask", p->umask);
+    rec_u64("before", p->before);
+    rec_u64("after", p->after);
+    rec_u64("delta", p->delta);
+    rec_u64("min", p->expect_min);
+    rec_u64("max", p->expect_max);
+    rec_bool("ok", p->ok);
+    rec_hex("status", (uint64_t)(unsigned)p->status);
+    rec_obj_close();
+}
+
+void pmu_report(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v)
+{
+    const char *verdict = v->counting ? "counting" : "not counting";
+    report_text("pmu: %s (%s), %u x %u-bit general, %u x %u-bit fixed: %s%s%s\n", d->name,
+                pmu_kind_name(d->kind), d->gp_counters, d->gp_width, d->fixed_counters, d->fixed_width,
+                verdict, v->counting ? "" : ": ", v->counting ? "" : pmu_reason_text(v->reason));
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        const struct pmu_probe *p = &v->probes[i];
+        report_text("pmu:   %-18s %-36s delta %llu (expected %llu..%llu) %s\n",
+                    pmu_proof_slot_name(p->slot), p->event ? p->event : "(raw)",
+                    (unsigned long long)p->delta, (unsigned long long)p->expect_min,
+                    (unsigned long long)p->expect_max, p->ok ? "ok" : "FAIL");
+    }
+    if (v->reason == PMU_REASON_SAVE_FAULT || v->reason == PMU_REASON_PROGRAM_FAULT ||
+        v->reason == PMU_REASON_READ_FAULT)
+        report_text("pmu:   fault 0x%x on MSR 0x%x\n", (unsigned)v->fault, (unsigned)v->fault_msr);
+
+    rec_open("pmu");
+    rec_str("driver", d->name);
+    rec_str("kind", pmu_kind_name(d->kind));
+    if (why)
+        rec_str("why", why);
+    rec_u64("gp_counters", d->gp_counters);
+    rec_u64("gp_width", d->gp_width);
+    rec_u64("fixed_counters", d->fixed_counters);
+    rec_u64("fixed_width", d->fixed_width);
+    rec_bool("rdpmc", d->has_rdpmc);
+    rec_u64("events", d->nevents);
+    rec_str("verdict", verdict);
+    rec_str("reason", pmu_reason_text(v->reason));
+    if (v->fault) {
+        rec_hex("fault", (uint64_t)(unsigned)v->fault);
+        rec_hex("fault_msr", v->fault_msr);
+    }
+    rec_bool("fixed_counting", v->fixed_counting);
+    rec_u64("instructions", v->instructions);
+    rec_u64("branches", v->branches);
+    rec_arr_open("evidence");
+    for (unsigned i = 0; i < v->nprobes; i++)
+        evidence(&v->probes[i]);
+    rec_arr_close();
+    rec_obj_open("restore");
+    rec_hex("status", (uint64_t)(unsigned)v->restore_status);
+    rec_u64("checked", v->restore.checked);
+    rec_u64("mismatches", v->restore.mismatches);
+    rec_u64("inexact", v->restore.inexact);
+    rec_u64("moving", v->restore.moving);
+    rec_u64("faults", v->restore.faults);
+    if (v->restore.mismatches) {
+        rec_hex("first_msr", v->restore.first_msr);
+        rec_hex("first_expected", v->restore.first_expected);
+        rec_hex("first_actual", v->restore.first_actual);
+    }
+    rec_obj_close();
+    rec_close();
+}

@@ -1,0 +1,107 @@
+/* Which counters this CPU has: a pure function of struct cpu_info, so the
+ * choice can be checked on the host against recorded CPUs. The choice is
+ * only a hypothesis; pmu_prove() decides whether the counters count. */
+#include "pmu.h"
+#include "kstring.h"
+
+/* P6-core models without architectural perfmon: Pentium Pro (1), Pentium II
+ * (3, 5), Celeron (6), Pentium III (7, 8, 0xA, 0xB), Pentium M (9, 0xD).
+ * Intel SDM vol. 3B §18.22 (P6 family) and vol. 4 Table 2-1 (family/model
+ * signatures). Later family-6 cores report CPUID leaf 0AH instead. */
+static bool is_p6_model(unsigned model)
+{
+    switch (model) {
+    case 0x1: case 0x3: case 0x5: case 0x6: case 0x7: case 0x8:
+    case 0x9: case 0xA: case 0xB: case 0xD:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static enum pmu_kind choose(const struct cpu_info *c, const char **why)
+{
+    if (c->generation != CPU_GEN_CPUID) {
+        *why = "no CPUID: no model-specific counters known";
+        return PMU_NONE;
+    }
+    if (!cpu_has(c, FEAT_MSR)) {
+        *why = "CPUID.1:EDX.MSR is clear: no RDMSR/WRMSR";
+        return PMU_NONE;
+    }
+    switch (c->vendor) {
+    case VENDOR_INTEL:
+        if (c->perfmon.version >= 1) {
+            *why = "Intel with architectural perfmon (CPUID leaf 0AH)";
+            return PMU_ARCH;
+        }
+        if (c->family == 5) {
+            *why = "Intel family 5: Pentium CESR/CTR0/CTR1";
+            return PMU_P5;
+        }
+        if (c->family == 6 && is_p6_model(c->model)) {
+            *why = "Intel family 6 P6 core: PerfEvtSel0/1, PerfCtr0/1";
+            return PMU_P6;
+        }
+        if (c->family == 6) {
+            *why = "Intel family 6 without architectural perfmon in CPUID leaf 0AH (hidden by a hypervisor?)";
+            return PMU_NONE;
+        }
+        if (c->family == 15) {
+            *why = "Intel NetBurst (family 15): ESCR/CCCR counters are not supported";
+            return PMU_NONE;
+        }
+        *why = "Intel family without a known counter interface";
+        return PMU_NONE;
+    case VENDOR_AMD:
+    case VENDOR_HYGON:
+        if (c->family >= 6) {
+            *why = c->family >= 0x15 && cpu_has(c, FEAT_PERFCTR_CORE)
+                       ? "AMD family 15h+ with PerfCtrExtCore: six core counters at C001_0200"
+                       : "AMD K7 or later: PerfEvtSel/PerfCtr at C001_0000";
+            return PMU_AMD;
+        }
+        *why = "AMD before the K7 (K5/K6): no performance counters supported";
+        return PMU_NONE;
+    default:
+        *why = "no counter driver for this vendor";
+        return PMU_NONE;
+    }
+}
+
+enum pmu_kind pmu_select(const struct cpu_info *c, const char **why)
+{
+    const char *w = 0;
+    enum pmu_kind k = choose(c, &w);
+    if (why)
+        *why = w;
+    return k;
+}
+
+const char *pmu_kind_name(enum pmu_kind kind)
+{
+    switch (kind) {
+    case PMU_P5: return "p5";
+    case PMU_P6: return "p6";
+    case PMU_ARCH: return "intel-arch";
+    case PMU_AMD: return "amd";
+    default: return "none";
+    }
+}
+
+int pmu_bind(struct pmu_driver *d, enum pmu_kind kind, const struct cpu_info *c, const struct msr_ops *m)
+{
+    kmemset(d, 0, sizeof *d);
+    d->kind = kind;
+    d->cpu = c;
+    d->msr = m;
+    d->name = "none";
+    d->fixed_mask = 0;
+    switch (kind) {
+    case PMU_P5: pmu_p5_bind(d); return 0;
+    case PMU_P6: pmu_p6_bind(d); return 0;
+    case PMU_ARCH: pmu_arch_bind(d); return 0;
+    case PMU_AMD: pmu_amd_bind(d); return 0;
+    default: d->kind = PMU_NONE; return PMU_ERR_KIND;
+    }
+}

@@ -1,0 +1,53 @@
+/* A simulated MSR file for the PMU drivers: models which PMU MSRs a family
+ * has (#GP on the others), counter widths (masked writes and reads,
+ * wrap-around), the enable bits of each family, and what each programmed
+ * event counts when "code runs" (sim_run). Two failure modes mimic virtual
+ * machines: SIM_DEAD (every PMU MSR reads 0 and ignores writes, like QEMU
+ * TCG) and SIM_GP (every PMU MSR faults, like hypervisors without a vPMU). */
+#ifndef CK_TEST_MSR_SIM_H
+#define CK_TEST_MSR_SIM_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "msr.h"
+
+enum sim_family { SIM_P5, SIM_P6, SIM_ARCH, SIM_AMD };
+enum sim_mode { SIM_LIVE, SIM_DEAD, SIM_GP };
+
+struct msr_sim {
+    enum sim_family family;
+    enum sim_mode mode;
+    unsigned cpl;          /* privilege level the simulated code runs at (0 or 3) */
+    /* Shape. */
+    bool mmx;              /* P5: P55C events */
+    unsigned version;      /* arch: perfmon version; AMD: 2 = PerfMonV2 */
+    unsigned gp, gp_width, fixed, fixed_width;
+    bool full_width;       /* arch: IA32_A_PMCx exist and IA32_PERF_CAPABILITIES says so */
+    bool has_caps;         /* arch: IA32_PERF_CAPABILITIES exists */
+    bool core_ext;         /* AMD: C001_0200 counters */
+    bool fixed_frozen;     /* arch: fixed counters exist but never count (a half-done vPMU) */
+    /* Registers. */
+    uint64_t cesr, ctl[8], ctr[8], fixed_ctrl, fixed_ctr[4], global_ctrl;
+    /* Statistics. */
+    unsigned reads, writes, faults;
+    uint32_t last_fault_msr;
+    struct msr_ops ops;
+};
+
+void sim_init_p5(struct msr_sim *s, bool mmx);
+void sim_init_p6(struct msr_sim *s);
+void sim_init_arch(struct msr_sim *s, unsigned version, unsigned gp, unsigned gp_width,
+                   unsigned fixed, unsigned fixed_width);
+void sim_init_amd(struct msr_sim *s, bool core_ext);
+
+/* The msr_ops a driver binds to (points into *s). */
+const struct msr_ops *sim_ops(struct msr_sim *s);
+
+/* Code runs: every enabled counter advances by what its event counts. */
+void sim_run(struct msr_sim *s, uint64_t instructions, uint64_t cycles, uint64_t branches);
+
+/* Direct access for tests, bypassing modes and faults (values masked to the
+ * register's width). Return false for an MSR the family does not have. */
+bool sim_get(struct msr_sim *s, uint32_t msr, uint64_t *v);
+bool sim_set(struct msr_sim *s, uint32_t msr, uint64_t v);
+
+#endif
