@@ -12,7 +12,7 @@
 
 static void set_feature(struct cpu_info *c, enum cpu_feature f)
 {
-    c->features[f >> 5] |= 1u << (f & 31);
+    c->features[cpu_feature_word(f)] |= 1u << cpu_feature_bit(f);
 }
 
 static struct cpu_info base(enum cpu_vendor v, unsigned family, unsigned model)
