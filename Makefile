@@ -53,11 +53,13 @@ $(DEPS_OK): scripts/deps
 deps:
 	@sh scripts/deps
 
-$(BUILD)/k/%.c.o: %.c | $(DEPS_OK)
+$(BUILD)/k/%.c.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@$(KCC) $(KCFLAGS) -c $< -o $@
-$(BUILD)/k/%.S.o: %.S | $(DEPS_OK)
+# Benchmarks run and print in the order their file declares them.
+$(BUILD)/k/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder
+$(BUILD)/k/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	@$(KCC) $(KASFLAGS) -c $< -o $@

@@ -45,6 +45,8 @@ _start:
     movw %ax, %gs
     movw %ax, %ss
     movl $boot_stack_top, %esp
+    xorl %eax, %eax             /* no LDT: UEFI firmware may leave one loaded */
+    lldt %ax
 
     /* .bss cleared; GRUB never places its information inside our image. */
     movl %edx, %esi

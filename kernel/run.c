@@ -8,13 +8,11 @@
 #include "platform.h"
 #include "report.h"
 #include "status.h"
+#include "suite.h"
 
 OPTION_BOOL(help, "help", false, "print the options and their values first");
 OPTION_BOOL(selftest, "selftest", false,
             "provoke #DE, #UD, #GP and a nonexistent MSR read; check each is caught");
-
-void cpu_probe(void);
-void cpu_report(void);
 
 static void call(void *fn) { ((void (*)(void))fn)(); }
 
@@ -45,11 +43,13 @@ int run_suite(const struct platform *p)
         options_print_help();
 
     status = status_worst(status, phase("cpu identification", cpu_probe));
-    status = status_worst(status, phase("interrupt sources", p->after_cpu_probe));
+    status = status_worst(status, phase("cpu setup", p->after_cpu_probe));
     status = status_worst(status, phase("cpu report", cpu_report));
 
     if (opt_selftest && p->selftest)
         status = status_worst(status, p->selftest());
+
+    status = status_worst(status, suite_run(p));
 
     if (status == STATUS_OK && report_errors())
         status = STATUS_ERRORS;

@@ -2,13 +2,14 @@
  * up the console and the exception handlers, then run and exit. */
 #include "boot_info.h"
 #include "console.h"
+#include "cpu_setup.h"
 #include "fwcfg.h"
 #include "idt.h"
-#include "interrupts.h"
 #include "kstring.h"
 #include "machine.h"
 #include "multiboot2.h"
 #include "option.h"
+#include "pit.h"
 #include "platform.h"
 #include "report.h"
 #include "selftest.h"
@@ -70,8 +71,12 @@ void kmain(uint32_t magic, const void *info)
         .name = "bare",
         .cmdline = boot_info.cmdline,
         .describe = describe,
-        .after_cpu_probe = interrupts_quiesce,
+        .after_cpu_probe = bare_cpu_setup,
         .selftest = selftest_run,
+        .ring0 = true,
+        .timer = { pit_calibrate_tsc, pit_free_run },
+        .big_memory = bare_big_memory,
+        .after_fault = fpu_reset,
     };
     machine_exit(run_suite(&bare));
 }

@@ -23,8 +23,8 @@ static void invalid_opcode(void *arg)
 static void general_protection(void *arg)
 {
     (void)arg;
-    /* Selector 0x1234 is far beyond our 3-entry GDT. */
-    __asm__ volatile("movw $0x1234, %%ax\n movw %%ax, %%fs" : : : "eax");
+    /* GDT selector 0xff8 (index 511, TI=0) is far beyond our 3-entry GDT. */
+    __asm__ volatile("movw $0x0ff8, %%ax\n movw %%ax, %%fs" : : : "eax");
 }
 
 struct provoked {

@@ -29,7 +29,7 @@ def test_selftest_under_tcg(boot, cpu):
 def test_selftest_gp_error_code_is_the_selector(boot):
     log = boot(cpu="pentium", cmdline="selftest")
     gp = [f for f in log.of_type("fault") if f["vector"] == 13][0]
-    assert gp["error_code"] == "0x1234"
+    assert gp["error_code"] == "0xff8"
 
 
 def test_selftest_under_uefi(boot):

@@ -1,0 +1,19 @@
+/* calib/: the harness's own reference points. add_chain is the unit of the
+ * cycle estimate and the trust check (kernel/trust.c); empty must measure
+ * 0; the ALU bodies have known instruction counts, so under QEMU -icount
+ * (one tick per instruction) they must measure exactly 3 and 7. */
+#include "bench.h"
+
+BENCH("calib/add_chain", "dependent ADD chain: 1 core cycle per ADD on any x86 since the 486",
+      "addl %ebx, %eax",
+      .expect = { P5(1.00), P6(1.00), MODERN(1.00), ZEN(1.00), I486(1.00) });
+
+BENCH("calib/empty", "empty body: overhead removal must leave exactly 0", "");
+
+BENCH("calib/alu3", "three independent simple ALU instructions",
+      "addl $1, %eax \n subl $1, %ecx \n xorl %ebx, %edx", .insns = 3);
+
+BENCH("calib/alu7", "seven simple ALU instructions (two dependency chains)",
+      "addl $1, %eax \n addl $1, %ecx \n addl %eax, %edx \n subl $1, %ebx \n"
+      "addl %ecx, %edx \n xorl %eax, %ebx \n addl $2, %eax",
+      .insns = 7);

@@ -1,0 +1,57 @@
+/* The CPU state the benchmarks run in, set once after identification:
+ * interrupts quiet, RDTSC allowed, the FPU initialised. */
+#include "cpu.h"
+#include "cpu_setup.h"
+#include "interrupts.h"
+#include "io.h"
+#include "report.h"
+#include "safe.h"
+
+#define CR0_MP (1u << 1)
+#define CR0_EM (1u << 2)
+#define CR0_TS (1u << 3)
+#define CR0_NE (1u << 5)
+#define CR4_TSD (1u << 2)
+
+void fpu_reset(void)
+{
+    if (!cpu->has_fpu)
+        return;
+    __asm__ volatile("clts; fninit");
+}
+
+void bare_cpu_setup(void)
+{
+    interrupts_quiesce();
+    uint32_t cr4;
+    if (read_cr4_safe(&cr4) == 0 && (cr4 & CR4_TSD))
+        write_cr4_safe(cr4 & ~CR4_TSD); /* RDTSC at any privilege (it is ring 0 anyway) */
+    if (cpu->has_fpu) {
+        /* Native FPU errors (NE), WAIT honours TS (MP), no emulation (EM). */
+        write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP | CR0_NE);
+        fpu_reset();
+    }
+}
+
+void bare_big_memory(uint8_t **base, uint64_t *size)
+{
+    /* The largest usable range above the kernel image, below 4 GiB. */
+    extern char __kernel_end[];
+    uint64_t floor = ((uint64_t)(uintptr_t)__kernel_end + 0xfffff) & ~0xfffffull;
+    uint64_t best_base = 0, best_len = 0;
+    for (unsigned i = 0; i < boot_info.nmmap; i++) {
+        const struct mem_range *r = &boot_info.mmap[i];
+        if (r->type != MEM_USABLE)
+            continue;
+        uint64_t lo = r->base < floor ? floor : r->base;
+        uint64_t hi = r->base + r->length;
+        if (hi > 0x100000000ull)
+            hi = 0x100000000ull;
+        if (hi > lo && hi - lo > best_len) {
+            best_base = lo;
+            best_len = hi - lo;
+        }
+    }
+    *base = (uint8_t *)(uintptr_t)best_base;
+    *size = best_len;
+}

@@ -1,0 +1,179 @@
+/* One benchmark, measured as DESIGN.md says: warm-up, S samples of the body
+ * unrolled 0, U and 2U times inside L loop iterations, overhead removed by
+ * the n-versus-2n difference and cross-checked against the empty body. */
+#include "measure.h"
+#include "timer.h"
+
+#include <stddef.h>
+
+/* The timing page, a whole page (aligned and sized 4096), with the names the
+ * generated code uses (bench/bench_asm.h) as aliases into it. */
+struct timing_page ck_timing;
+_Static_assert(offsetof(struct timing_page, regs) == 0, "ck_regs");
+_Static_assert(offsetof(struct timing_page, loops) == 24, "ck_loops");
+_Static_assert(offsetof(struct timing_page, read_mode) == 28, "ck_read_mode");
+_Static_assert(offsetof(struct timing_page, t0) == 32, "ck_t0");
+_Static_assert(offsetof(struct timing_page, t1) == 40, "ck_t1");
+_Static_assert(offsetof(struct timing_page, entry) == 48, "ck_entry");
+__asm__(".globl ck_regs, ck_loops, ck_read_mode, ck_t0, ck_t1, ck_entry\n"
+        ".set ck_regs, ck_timing + 0\n"
+        ".set ck_loops, ck_timing + 24\n"
+        ".set ck_read_mode, ck_timing + 28\n"
+        ".set ck_t0, ck_timing + 32\n"
+        ".set ck_t1, ck_timing + 40\n"
+        ".set ck_entry, ck_timing + 48\n");
+
+static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
+static uint64_t diffs[MEASURE_SAMPLES_MAX], scratch[MEASURE_SAMPLES_MAX];
+
+int32_t bench_copy_size(const struct bench *b)
+{
+    uint32_t total = (uint32_t)(b->copies_end - b->copies);
+    return total % CK_MAX_COPIES ? -1 : (int32_t)(total / CK_MAX_COPIES);
+}
+
+static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size)
+{
+    ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
+    b->fn();
+    return timer_elapsed(ck_timing.t0, ck_timing.t1);
+}
+
+static void load_registers(const struct bench_ctx *ctx)
+{
+    ck_timing.regs[0] = ctx->eax;
+    ck_timing.regs[1] = ctx->ebx;
+    ck_timing.regs[2] = ctx->ecx;
+    ck_timing.regs[3] = ctx->edx;
+    ck_timing.regs[4] = ctx->esi;
+    ck_timing.regs[5] = ctx->edi;
+}
+
+static int64_t per_iter(uint64_t x100, uint64_t iters) { return (int64_t)stats_div_round(x100, iters); }
+
+/* |a - b| within 0.10 or 5 % of the larger: the two ways of removing the
+ * overhead must tell the same story. */
+static bool close_enough(int64_t a, int64_t b)
+{
+    int64_t d = a > b ? a - b : b - a;
+    int64_t big = a > b ? a : b;
+    if (big < 0)
+        big = -big;
+    return d <= 10 || d * 100 <= big * 5;
+}
+
+static void take_samples(const struct bench *b, const struct measure_config *cfg,
+                         uint32_t size, uint32_t n)
+{
+    uint32_t u = cfg->unroll;
+    for (uint32_t w = 0; w < cfg->warmup; w++) {
+        run_copies(b, 0, size);
+        run_copies(b, u, size);
+        run_copies(b, 2 * u, size);
+    }
+    /* Interleaved, so a slow drift affects all three alike. */
+    for (uint32_t s = 0; s < n; s++) {
+        t_empty[s] = run_copies(b, 0, size);
+        t_u[s] = run_copies(b, u, size);
+        t_2u[s] = run_copies(b, 2 * u, size);
+    }
+}
+
+static bool ensembles_agree(uint32_t n)
+{
+    struct stats parts[MEASURE_ENSEMBLES];
+    uint32_t each = n / MEASURE_ENSEMBLES;
+    if (each < 3)
+        return true; /* too few samples to judge */
+    for (uint32_t k = 0; k < MEASURE_ENSEMBLES; k++)
+        stats_compute(diffs + k * each, each, scratch, &parts[k]);
+    struct stats_tolerance tol = STATS_TOLERANCE_DEFAULT;
+    struct stats_stability st;
+    stats_stable(parts, MEASURE_ENSEMBLES, &tol, &st);
+    return st.agree;
+}
+
+static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
+{
+    m->negative = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        if (t_2u[s] >= t_u[s]) {
+            diffs[s] = t_2u[s] - t_u[s];
+        } else {
+            diffs[s] = 0;
+            m->negative++;
+        }
+    }
+    m->stable = ensembles_agree(n);
+    stats_compute(diffs, n, scratch, &m->diff);
+    m->value_x100 = per_iter(m->diff.median_x100, iters);
+    m->min_x100 = per_iter(m->diff.min * 100, iters);
+    /* Cross-check: the body against the empty body, same loop, same reads. */
+    for (uint32_t s = 0; s < n; s++)
+        diffs[s] = t_u[s] >= t_empty[s] ? t_u[s] - t_empty[s] : 0;
+    struct stats empty;
+    stats_compute(diffs, n, scratch, &empty);
+    m->empty_x100 = per_iter(empty.median_x100, iters);
+    m->methods_agree = close_enough(m->value_x100, m->empty_x100);
+}
+
+static void measure_cold(const struct bench *b, uint32_t size, struct measurement *m)
+{
+    /* The first execution of U copies in one loop iteration, less the warm
+     * empty body (its minimum over a few runs). */
+    ck_timing.loops = 1;
+    uint64_t first = run_copies(b, m->unroll, size);
+    uint64_t empty = UINT64_MAX;
+    for (int i = 0; i < 5; i++) {
+        uint64_t t = run_copies(b, 0, size);
+        if (t < empty)
+            empty = t;
+    }
+    t_u[0] = first;
+    t_empty[0] = empty;
+    t_2u[0] = 0;
+    diffs[0] = first > empty ? first - empty : 0;
+    stats_compute(diffs, 1, scratch, &m->diff);
+    m->samples = 1;
+    m->value_x100 = m->min_x100 = m->empty_x100 = per_iter(diffs[0] * 100, m->unroll);
+    m->methods_agree = m->stable = true;
+}
+
+void measure_bench(const struct bench *b, const struct measure_config *cfg,
+                   const struct bench_ctx *ctx, struct measurement *m)
+{
+    *m = (struct measurement){ 0 };
+    m->unroll = cfg->unroll;
+    m->loops = b->loops ? b->loops : cfg->loops;
+    m->samples = cfg->samples > MEASURE_SAMPLES_MAX ? MEASURE_SAMPLES_MAX : cfg->samples;
+    m->cold = cfg->cold || b->cold;
+    m->t_empty = t_empty;
+    m->t_u = t_u;
+    m->t_2u = t_2u;
+    int32_t copy = bench_copy_size(b);
+    uint32_t size = copy < 0 ? 0 : (uint32_t)copy;
+    if (copy < 0) {
+        m->failed = "the unrolled copies differ in size (alignment directive in the body?)";
+        return;
+    }
+    if (m->unroll == 0 || 2 * m->unroll > CK_MAX_COPIES) {
+        m->failed = "unroll must be 1..32";
+        return;
+    }
+    load_registers(ctx);
+    if (m->cold) {
+        measure_cold(b, size, m);
+        return;
+    }
+    ck_timing.loops = m->loops;
+    uint64_t iters = (uint64_t)m->unroll * m->loops;
+    struct measure_config run = *cfg;
+    run.unroll = m->unroll;
+    for (;;) {
+        take_samples(b, &run, size, m->samples);
+        analyse(m, m->samples, iters);
+        if (m->stable || m->reruns == 1)
+            break;
+        m->reruns++;
+    }
+}

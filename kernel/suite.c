@@ -1,0 +1,352 @@
+/* The benchmark suite: select, check requirements, measure under a guard,
+ * report. A benchmark never prints; everything it says goes out here. */
+#include "bench_registry.h"
+#include "cpu.h"
+#include "fault.h"
+#include "fmt.h"
+#include "guard.h"
+#include "kstring.h"
+#include "measure.h"
+#include "option.h"
+#include "report.h"
+#include "status.h"
+#include "suite.h"
+#include "timer.h"
+#include "trust.h"
+#include "uarch.h"
+
+OPTION_UINT(samples, "samples", 201, 1, MEASURE_SAMPLES_MAX, "samples per result");
+OPTION_UINT(warmup, "warmup", 2, 0, 100, "warm-up runs before sampling");
+OPTION_UINT(unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, "copies of the body per loop iteration (U)");
+OPTION_UINT(loops, "loops", 100, 1, 1000000, "loop iterations per sample (L)");
+OPTION_BOOL(cold, "cold", false, "measure the first execution only (no warm-up, one sample)");
+OPTION_BOOL(quick, "quick", false, "fewer samples (31) for a fast overview");
+OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
+OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
+OPTION_BOOL(list, "list", false, "list the benchmarks instead of running them");
+OPTION_STR(select, "bench", 256, "*", "which benchmarks: globs separated by commas (p5/*,lat/*)");
+
+#define SCRATCH_SIZE (64 * 1024)
+static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
+
+static bool selected(const char *name)
+{
+    const char *p = opt_select;
+    char glob[64];
+    while (*p) {
+        size_t n = 0;
+        while (*p && *p != ',') {
+            if (n + 1 < sizeof glob)
+                glob[n++] = *p;
+            p++;
+        }
+        glob[n] = '\0';
+        if (*p == ',')
+            p++;
+        if (n && kglob(glob, name))
+            return true;
+    }
+    return false;
+}
+
+static void default_context(const struct platform *p, struct bench_ctx *ctx)
+{
+    *ctx = (struct bench_ctx){ 0 };
+    ctx->scratch = scratch;
+    ctx->scratch_size = SCRATCH_SIZE;
+    ctx->eax = 1;
+    ctx->ebx = 1;
+    ctx->ecx = 1;
+    ctx->edx = 0;
+    ctx->esi = (uint32_t)(uintptr_t)scratch;
+    ctx->edi = (uint32_t)(uintptr_t)(scratch + SCRATCH_SIZE / 2);
+    ctx->unroll = opt_unroll;
+    ctx->loops = opt_loops;
+    if (p->big_memory)
+        p->big_memory(&ctx->big, &ctx->big_size);
+}
+
+static void config(struct measure_config *cfg)
+{
+    cfg->samples = opt_quick && opt_samples == 201 ? 31 : opt_samples;
+    cfg->warmup = opt_warmup;
+    cfg->unroll = opt_unroll;
+    cfg->loops = opt_loops;
+    cfg->cold = opt_cold;
+}
+
+/* The expectation for this CPU, if the benchmark states one. */
+static const struct bench_expect *expectation(const struct bench *b)
+{
+    enum uarch here = uarch_of(cpu);
+    for (int i = 0; i < BENCH_EXPECT_MAX; i++)
+        if (b->expect[i].uarch != UARCH_NONE && b->expect[i].uarch == here)
+            return &b->expect[i];
+    return NULL;
+}
+
+/* The stated tolerance, or 10 % with at least 0.10 cycles. */
+static int64_t expect_tolerance(const struct bench_expect *e)
+{
+    return e->tol_x100 ? e->tol_x100 : (e->x100 / 10 > 10 ? e->x100 / 10 : 10);
+}
+
+static const char *verdict(const struct bench_expect *e, bool have_cycles, int64_t cycles_x100)
+{
+    if (!e)
+        return "no expectation";
+    if (!trust.trusted)
+        return "untrusted timing";
+    if (!have_cycles)
+        return "no cycle unit";
+    int64_t d = cycles_x100 - e->x100;
+    int64_t tol = expect_tolerance(e);
+    return (d < 0 ? -d : d) <= tol ? "ok" : "off";
+}
+
+static void fixed_text(char *buf, size_t size, int64_t x100)
+{
+    uint64_t mag = x100 < 0 ? (uint64_t)-x100 : (uint64_t)x100;
+    ksnprintf(buf, size, "%s%llu.%02llu", x100 < 0 ? "-" : "", (unsigned long long)(mag / 100),
+              (unsigned long long)(mag % 100));
+}
+
+static void stats_object(const char *key, const struct stats *st, uint64_t iters)
+{
+    rec_obj_open(key);
+    rec_fixed("min", (int64_t)stats_div_round(st->min * 100, iters), 2);
+    rec_fixed("median", (int64_t)stats_div_round(st->median_x100, iters), 2);
+    rec_fixed("mode", (int64_t)stats_div_round(st->mode * 100, iters), 2);
+    rec_u64("mode_count", st->mode_count);
+    rec_fixed("mean", (int64_t)stats_div_round(st->mean_x100, iters), 2);
+    rec_fixed("mean_20_80", (int64_t)stats_div_round(st->trimmed_mean_x100, iters), 2);
+    rec_fixed("max", (int64_t)stats_div_round(st->max * 100, iters), 2);
+    rec_fixed("stddev", (int64_t)stats_div_round(st->stddev_x100, iters), 2);
+    rec_u64("outliers", st->outliers);
+    rec_obj_close();
+}
+
+static void report_histogram(const struct measurement *m, uint64_t iters)
+{
+    uint32_t bins[16];
+    uint64_t lo, width;
+    static uint64_t values[MEASURE_SAMPLES_MAX];
+    for (uint32_t s = 0; s < m->samples; s++)
+        values[s] = m->t_2u[s] > m->t_u[s] ? m->t_2u[s] - m->t_u[s] : 0;
+    stats_sort(values, m->samples);
+    uint32_t used = stats_histogram(values, m->samples, 16, bins, &lo, &width);
+    rec_arr_open("histogram");
+    for (uint32_t i = 0; i < used; i++) {
+        char from[24];
+        fixed_text(from, sizeof from, (int64_t)stats_div_round((lo + i * width) * 100, iters));
+        report_text("      %10s | %5u ", from, (unsigned)bins[i]);
+        for (uint32_t k = 0; k < bins[i] * 40 / m->samples; k++)
+            report_text("#");
+        report_text("\n");
+        rec_obj_open(NULL);
+        rec_fixed("from", (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
+        rec_u64("count", bins[i]);
+        rec_obj_close();
+    }
+    rec_arr_close();
+}
+
+static void report_raw(const struct measurement *m)
+{
+    rec_open("samples");
+    rec_arr_open("t0");
+    for (uint32_t s = 0; s < m->samples; s++)
+        rec_u64(NULL, m->t_empty[s]);
+    rec_arr_close();
+    rec_arr_open("tU");
+    for (uint32_t s = 0; s < m->samples; s++)
+        rec_u64(NULL, m->t_u[s]);
+    rec_arr_close();
+    rec_arr_open("t2U");
+    for (uint32_t s = 0; s < m->samples; s++)
+        rec_u64(NULL, m->t_2u[s]);
+    rec_arr_close();
+    rec_close();
+}
+
+static void report_result(const struct bench *b, const struct measurement *m)
+{
+    uint64_t iters = (uint64_t)m->unroll * (m->cold ? 1 : m->loops);
+    int64_t cycles = 0, ns = 0;
+    bool have_cycles = trust_cycles_x100(m->value_x100, &cycles);
+    bool have_ns = timer.hz != 0;
+    if (have_ns)
+        ns = (int64_t)(((m->value_x100 < 0 ? 0 : (uint64_t)m->value_x100) * 1000000000ull + timer.hz / 2) /
+                       timer.hz);
+    const struct bench_expect *e = expectation(b);
+    const char *v = verdict(e, have_cycles, cycles);
+
+    char t[24], c[24] = "-", n[24] = "-", ex[32] = "-";
+    fixed_text(t, sizeof t, m->value_x100);
+    if (have_cycles)
+        fixed_text(c, sizeof c, cycles);
+    if (have_ns)
+        fixed_text(n, sizeof n, ns);
+    if (e) {
+        char ev[24];
+        fixed_text(ev, sizeof ev, e->x100);
+        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(e->uarch), ev);
+    }
+    report_text("  %-34s %9s %9s%s %9s  %-16s %s%s%s\n", b->name, t, c,
+                have_cycles ? (trust.cycles_exact ? "c" : "~") : " ", n, ex, v,
+                m->methods_agree ? "" : " [methods disagree]", m->stable ? "" : " [unstable]");
+
+    rec_open("result");
+    rec_str("name", b->name);
+    rec_str("desc", b->desc);
+    rec_u64("unroll", m->unroll);
+    rec_u64("loops", m->cold ? 1 : m->loops);
+    rec_u64("samples", m->samples);
+    rec_bool("cold", m->cold);
+    rec_fixed("ticks", m->value_x100, 2);
+    rec_fixed("ticks_min", m->min_x100, 2);
+    rec_fixed("ticks_vs_empty", m->empty_x100, 2);
+    rec_bool("methods_agree", m->methods_agree);
+    if (have_cycles)
+        rec_fixed("cycles", cycles, 2);
+    else
+        rec_null("cycles");
+    rec_str("cycles_unit", have_cycles ? (trust.cycles_exact ? "exact" : "estimate") : "unknown");
+    if (b->insns > 1)
+        rec_fixed("ticks_per_insn", m->value_x100 / b->insns, 2);
+    if (have_ns)
+        rec_fixed("ns", ns, 2);
+    else
+        rec_null("ns");
+    rec_str("time_unit", timer.mode == READ_PIT ? "pit" : "tsc");
+    stats_object("stats", &m->diff, iters);
+    rec_u64("negative", m->negative);
+    rec_bool("stable", m->stable);
+    rec_u64("reruns", m->reruns);
+    rec_bool("trusted", trust.trusted);
+    if (e) {
+        rec_obj_open("expect");
+        rec_str("uarch", uarch_name(e->uarch));
+        rec_fixed("cycles", e->x100, 2);
+        rec_fixed("tolerance", expect_tolerance(e), 2);
+        rec_obj_close();
+    } else {
+        rec_null("expect");
+    }
+    rec_str("verdict", v);
+    if (opt_hist && !m->cold)
+        report_histogram(m, iters);
+    rec_close();
+    if (opt_raw)
+        report_raw(m);
+}
+
+static void report_skip(const char *name, const char *reason)
+{
+    report_text("  %-34s skipped: %s\n", name, reason);
+    rec_open("skip");
+    rec_str("name", name);
+    rec_str("reason", reason);
+    rec_close();
+}
+
+struct guarded_measure {
+    const struct bench *b;
+    const struct measure_config *cfg;
+    const struct bench_ctx *ctx;
+    struct measurement *m;
+};
+
+static void guarded_measure(void *arg)
+{
+    struct guarded_measure *g = arg;
+    measure_bench(g->b, g->cfg, g->ctx, g->m);
+}
+
+static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg)
+{
+    char why[160];
+    const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
+    if (unmet) {
+        report_skip(b->name, unmet);
+        return STATUS_OK;
+    }
+    struct bench_ctx ctx;
+    default_context(p, &ctx);
+    if (b->prepare) {
+        const char *reason = b->prepare(&ctx);
+        if (reason) {
+            report_skip(b->name, reason);
+            return STATUS_OK;
+        }
+    }
+    static struct measurement m;
+    struct guarded_measure g = { b, cfg, &ctx, &m };
+    struct fault_info info;
+    int code = guard_run(guarded_measure, &g, &info);
+    if (code) {
+        if (p->after_fault)
+            p->after_fault();
+        char where[96];
+        ksnprintf(where, sizeof where, "benchmark %s", b->name);
+        fault_report(where, &info);
+        report_note("error", "fault", "benchmark %s faulted (%s) and was aborted; the suite goes on",
+                    b->name, fault_name(FAULT_VECTOR(code)));
+        return STATUS_BENCH_FAULT;
+    }
+    if (m.failed) {
+        report_skip(b->name, m.failed);
+        return STATUS_OK;
+    }
+    report_result(b, &m);
+    return STATUS_OK;
+}
+
+void suite_list(const struct platform *p)
+{
+    report_text("\n== Benchmarks (%u) ==\n", bench_count());
+    for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
+        char why[160];
+        const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
+        report_text("  %-34s %s\n", b->name, b->desc);
+        if (unmet)
+            report_text("  %-34s (cannot run here: %s)\n", "", unmet);
+        rec_open("bench");
+        rec_str("name", b->name);
+        rec_str("desc", b->desc);
+        rec_bool("runnable", unmet == NULL);
+        if (unmet)
+            rec_str("reason", unmet);
+        rec_close();
+    }
+}
+
+int suite_run(const struct platform *p)
+{
+    int status = STATUS_OK;
+    struct measure_config cfg;
+    config(&cfg);
+    struct bench_ctx ctx;
+    default_context(p, &ctx);
+
+    timer_init(&p->timer);
+    trust_check(&cfg, &ctx);
+    if (opt_list) {
+        suite_list(p);
+        return status;
+    }
+    report_text("\n== Benchmarks == (per body: ticks, core cycles [c exact, ~ estimated], ns; "
+                "U=%u L=%u S=%u)\n", (unsigned)cfg.unroll, (unsigned)cfg.loops, (unsigned)cfg.samples);
+    report_text("  %-34s %9s %10s %9s  %-16s %s\n", "benchmark", "ticks", "cycles", "ns", "expected",
+                "verdict");
+    unsigned ran = 0;
+    for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
+        if (!selected(b->name))
+            continue;
+        ran++;
+        status = status_worst(status, run_one(p, b, &cfg));
+    }
+    if (!ran)
+        report_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
+    return status;
+}

@@ -1,0 +1,45 @@
+/* The time base: which counter is read, how it is serialized, and how many
+ * ticks make a second. Chosen per CPU, said in the log (the "timer" record). */
+#ifndef CK_TIMER_H
+#define CK_TIMER_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum read_mode {
+    READ_CPUID = 0,   /* CPUID; RDTSC at both ends */
+    READ_RDTSCP = 1,  /* LFENCE; RDTSC; LFENCE  ...  RDTSCP; LFENCE */
+    READ_LFENCE = 2,  /* LFENCE; RDTSC; LFENCE at both ends */
+    READ_PIT = 3,     /* no TSC: the 8254's channel 2 at 1.193182 MHz */
+};
+
+#define PIT_HZ 1193182u
+
+struct timer_info {
+    enum read_mode mode;
+    const char *why;          /* why this mode */
+    uint64_t hz;              /* ticks per second (0: unknown) */
+    const char *hz_source;    /* "PIT channel 2", "clock_gettime", "nominal" ... */
+    uint64_t cpuid_hz;        /* from CPUID 0x15 (0: not available) */
+    uint32_t cpuid_base_mhz;  /* from CPUID 0x16 (0: not available) */
+    bool invariant;           /* CPUID 0x80000007 EDX[8] */
+};
+
+extern struct timer_info timer;
+
+/* What the platform offers for calibration and the PIT fallback. */
+struct timer_platform {
+    /* Measures the TSC rate against an independent clock; false if it cannot. */
+    bool (*calibrate_tsc)(uint64_t *hz, const char **source);
+    /* Starts PIT channel 2 counting freely (NULL when there is no PIT access). */
+    void (*pit_free_run)(void);
+};
+
+/* Chooses the mode (option timer=), calibrates, writes the "timer" record. */
+void timer_init(const struct timer_platform *tp);
+
+/* Ticks between two reads taken in the current mode. */
+uint64_t timer_elapsed(uint64_t t0, uint64_t t1);
+
+const char *read_mode_name(enum read_mode m);
+
+#endif
