@@ -139,6 +139,24 @@ static void measure_cold(const struct bench *b, uint32_t size, struct measuremen
     m->methods_agree = m->stable = true;
 }
 
+/* With the PIT (838 ns a tick, 16 bits) a sample must be long enough to
+ * resolve and short enough not to wrap (55 ms): grow L until t(U) spans
+ * about 600 PIT ticks. */
+#define PIT_TARGET_TICKS (600u * PIT_SCALE)
+#define PIT_LOOPS_MAX 1000000u
+
+static uint32_t pit_loops(const struct bench *b, uint32_t unroll, uint32_t size, uint32_t loops)
+{
+    for (;;) {
+        ck_timing.loops = loops;
+        uint64_t t = run_copies(b, unroll, size);
+        if (t >= PIT_TARGET_TICKS || loops >= PIT_LOOPS_MAX)
+            return loops;
+        uint64_t grow = t ? PIT_TARGET_TICKS / t + 1 : 16;
+        loops = grow * loops > PIT_LOOPS_MAX ? PIT_LOOPS_MAX : (uint32_t)(grow * loops);
+    }
+}
+
 void measure_bench(const struct bench *b, const struct measure_config *cfg,
                    const struct bench_ctx *ctx, struct measurement *m)
 {
@@ -165,6 +183,8 @@ void measure_bench(const struct bench *b, const struct measure_config *cfg,
         measure_cold(b, size, m);
         return;
     }
+    if (timer.mode == READ_PIT && !b->loops)
+        m->loops = pit_loops(b, m->unroll, size, m->loops);
     ck_timing.loops = m->loops;
     uint64_t iters = (uint64_t)m->unroll * m->loops;
     struct measure_config run = *cfg;

@@ -218,7 +218,7 @@ static void report_result(const struct bench *b, const struct measurement *m)
         rec_fixed("ns", ns, 2);
     else
         rec_null("ns");
-    rec_str("time_unit", timer.mode == READ_PIT ? "pit" : "tsc");
+    rec_str("time_unit", timer.mode == READ_PIT ? "pit/1000" : "tsc");
     stats_object("stats", &m->diff, iters);
     rec_u64("negative", m->negative);
     rec_bool("stable", m->stable);

@@ -103,8 +103,8 @@ void timer_init(const struct timer_platform *tp)
     if (timer.mode == READ_PIT) {
         if (tp->pit_free_run)
             tp->pit_free_run();
-        timer.hz = PIT_HZ;
-        timer.hz_source = "PIT nominal";
+        timer.hz = (uint64_t)PIT_HZ * PIT_SCALE;
+        timer.hz_source = "PIT nominal, in 1/1000 ticks";
     } else if (!(tp->calibrate_tsc && tp->calibrate_tsc(&timer.hz, &timer.hz_source))) {
         timer.hz = timer.cpuid_hz ? timer.cpuid_hz : (uint64_t)timer.cpuid_base_mhz * 1000000u;
         timer.hz_source = timer.cpuid_hz ? "CPUID 0x15" : timer.hz ? "CPUID 0x16 base" : "unknown";
@@ -133,6 +133,6 @@ void timer_init(const struct timer_platform *tp)
 uint64_t timer_elapsed(uint64_t t0, uint64_t t1)
 {
     if (timer.mode == READ_PIT) /* a down counter of 16 bits */
-        return (t0 - t1) & 0xffff;
+        return ((t0 - t1) & 0xffff) * PIT_SCALE;
     return t1 >= t0 ? t1 - t0 : 0;
 }

@@ -13,6 +13,9 @@ enum read_mode {
 };
 
 #define PIT_HZ 1193182u
+/* PIT readings are scaled to thousandths of a tick, so per-body values keep
+ * their precision in the harness's two-decimal fixed point. */
+#define PIT_SCALE 1000u
 
 struct timer_info {
     enum read_mode mode;

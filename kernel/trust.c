@@ -37,8 +37,8 @@ void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
 
     if (tcg) {
         ksnprintf(trust.why, sizeof trust.why,
-                  "QEMU TCG emulates this CPU: the TSC follows host time (1000 dependent ADDs: %lld ticks)",
-                  per1000);
+                  "QEMU TCG emulates this CPU: its clocks follow host time, not the emulated work "
+                  "(1000 dependent ADDs: %lld ticks)", per1000);
     } else if (!trust.add_known) {
         ksnprintf(trust.why, sizeof trust.why, "the reference ADD chain could not be measured");
     } else if (!plausible) {

@@ -1,0 +1,129 @@
+"""The harness's arithmetic, checked where it must be exact.
+
+Under QEMU's -icount shift=0 the TSC advances one tick per instruction, so
+after overhead removal a body of N straight-line instructions must measure
+exactly N ticks per iteration, and the empty body exactly 0, for any unroll
+count U and loop count L, by both methods (n-versus-2n and against the
+empty body)."""
+import pytest
+
+from conftest import assert_complete, kvm_status
+
+CALIB = {"calib/add_chain": 1, "calib/empty": 0, "calib/alu3": 3, "calib/alu7": 7}
+SHAPES = [(1, 1), (3, 17), (8, 100), (32, 5)]
+
+
+@pytest.mark.parametrize("unroll,loops", SHAPES, ids=[f"U{u}-L{l}" for u, l in SHAPES])
+def test_icount_bodies_measure_their_instruction_count(boot, unroll, loops):
+    log = boot(cpu="pentium", icount=0, cmdline=f"bench=calib/* unroll={unroll} loops={loops} samples=9")
+    assert_complete(log)
+    results = {r["name"]: r for r in log.of_type("result")}
+    assert set(results) == set(CALIB)
+    for name, n in CALIB.items():
+        r = results[name]
+        assert (r["unroll"], r["loops"], r["samples"]) == (unroll, loops, 9)
+        assert r["ticks"] == n, name
+        assert r["ticks_min"] == n, name
+        assert r["ticks_vs_empty"] == n, name
+        assert r["methods_agree"] is True
+        assert r["stats"]["stddev"] == 0 and r["stats"]["min"] == r["stats"]["max"] == n
+        assert r["negative"] == 0 and r["stable"] is True
+    assert results["calib/alu7"]["ticks_per_insn"] == 1
+
+
+def test_icount_cycles_are_exact_on_a_pentium(boot):
+    """A P5's TSC counts core clocks, so cycles equal ticks, labelled exact."""
+    log = boot(cpu="pentium", icount=0, cmdline="bench=calib/* unroll=3 loops=17 samples=9")
+    r = {r["name"]: r for r in log.of_type("result")}["calib/alu3"]
+    assert r["cycles"] == 3 and r["cycles_unit"] == "exact"
+    assert log.one("trust")["cycles"] == "exact"
+
+
+def test_icount_cycle_estimate_uses_the_add_chain(boot):
+    """Elsewhere cycles are estimated from the ADD chain (1 tick per ADD here)."""
+    log = boot(cpu="max", icount=0, cmdline="bench=calib/* samples=9")
+    assert_complete(log)
+    assert log.one("trust")["add_ticks"] == 1
+    r = {r["name"]: r for r in log.of_type("result")}["calib/alu7"]
+    assert r["cycles"] == 7 and r["cycles_unit"] == "estimate"
+
+
+def test_raw_samples_and_histogram(boot):
+    log = boot(cpu="pentium", icount=0, cmdline="bench=calib/alu3 samples=5 unroll=2 loops=3 raw hist")
+    assert_complete(log)
+    samples = log.one("samples")
+    assert len(samples["t0"]) == len(samples["tU"]) == len(samples["t2U"]) == 5
+    # t(2U) - t(U) is exactly U*L bodies of 3 instructions.
+    assert all(b - a == 2 * 3 * 3 for a, b in zip(samples["tU"], samples["t2U"]))
+    hist = log.one("result")["histogram"]
+    assert sum(h["count"] for h in hist) == 5
+
+
+def test_cold_run_is_one_sample(boot):
+    log = boot(cpu="pentium", icount=0, cmdline="bench=calib/alu3 cold unroll=4")
+    r = log.one("result")
+    assert r["cold"] is True and r["samples"] == 1 and r["loops"] == 1
+    assert r["ticks"] == 3
+
+
+TIMER_MODES = [
+    ("pentium", "cpuid+rdtsc"),                        # P5: CPUID serializes
+    ("Conroe", "lfence+rdtsc+lfence"),                 # Intel, SSE2, no RDTSCP
+    ("Skylake-Client", "lfence+rdtsc / rdtscp+lfence"),
+    ("max", "cpuid+rdtsc"),                            # TCG's max is an AMD family 6: LFENCE not trusted
+    ("486", "pit channel 2"),                          # no TSC
+]
+
+
+@pytest.mark.parametrize("cpu,mode", TIMER_MODES, ids=[c for c, _ in TIMER_MODES])
+def test_timer_mode_follows_the_cpu(boot, cpu, mode):
+    log = boot(cpu=cpu, qemu="x86_64", cmdline="bench=calib/* samples=9")
+    assert_complete(log)
+    assert log.one("timer")["mode"] == mode
+    units = {r["time_unit"] for r in log.of_type("result")}
+    assert units == ({"pit/1000"} if mode.startswith("pit") else {"tsc"})
+
+
+def test_forced_timer_mode_that_cannot_work_falls_back(boot):
+    log = boot(cpu="pentium", cmdline="bench=calib/empty samples=5 timer=rdtscp")
+    assert_complete(log)
+    assert log.one("timer")["mode"] == "cpuid+rdtsc"
+    assert any("timer=" in n["text"] and "cannot be used" in n["text"] for n in log.notes(topic="timer"))
+
+
+def test_tcg_timings_are_marked_untrustworthy(boot):
+    log = boot(cpu="max", cmdline="bench=calib/* samples=9")
+    assert_complete(log)
+    t = log.one("trust")
+    assert t["trusted"] is False and "QEMU TCG" in t["why"]
+    assert all(r["trusted"] is False for r in log.of_type("result"))
+    add = {r["name"]: r for r in log.of_type("result")}["calib/add_chain"]
+    assert add["verdict"] in ("untrusted timing", "no expectation")
+
+
+def test_kvm_timings_are_marked_untrustworthy(boot):
+    ok, why = kvm_status()
+    if not ok:
+        pytest.skip(f"KVM not usable here: {why}")
+    log = boot(accel="kvm", cmdline="bench=calib/* samples=9")
+    assert_complete(log)
+    t = log.one("trust")
+    # This machine's KVM emulates ring 0: a dependent ADD costs far more than a tick.
+    assert t["trusted"] is False, t
+    assert "1000 dependent ADDs cost" in t["why"]
+
+
+def test_selection_by_glob_and_list(boot):
+    log = boot(cpu="pentium", cmdline="bench=calib/alu*,calib/empty samples=5")
+    assert {r["name"] for r in log.of_type("result")} == {"calib/alu3", "calib/alu7", "calib/empty"}
+    listing = boot(cpu="pentium", cmdline="list")
+    assert_complete(listing)
+    names = {b["name"] for b in listing.of_type("bench")}
+    assert set(CALIB) <= names
+    assert listing.of_type("result") == []
+
+
+def test_no_match_is_a_warning(boot):
+    log = boot(cpu="pentium", cmdline="bench=nothing/here")
+    assert_complete(log)
+    assert log.notes(level="warn", topic="bench")
