@@ -139,6 +139,17 @@ static void measure_cold(const struct bench *b, uint32_t size, struct measuremen
     m->methods_agree = m->stable = true;
 }
 
+void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
+                        uint32_t copies)
+{
+    int32_t size = bench_copy_size(b);
+    if (size < 0)
+        return;
+    load_registers(ctx);
+    ck_timing.loops = loops;
+    run_copies(b, copies, (uint32_t)size);
+}
+
 /* With the PIT (838 ns a tick, 16 bits) a sample must be long enough to
  * resolve and short enough not to wrap (55 ms): grow L until t(U) spans
  * about 600 PIT ticks. */

@@ -52,6 +52,11 @@ struct measurement {
 void measure_bench(const struct bench *b, const struct measure_config *cfg,
                    const struct bench_ctx *ctx, struct measurement *m);
 
+/* Runs b once with `copies` copies in `loops` iterations (registers from
+ * ctx), for counting events around it; the reads it takes are ignored. */
+void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
+                        uint32_t copies);
+
 /* Bytes of one copy of the body (0 for an empty body), or -1 when the
  * copies are not all the same size. */
 int32_t bench_copy_size(const struct bench *b);

@@ -1,14 +1,17 @@
 /* The benchmark suite: select, check requirements, measure under a guard,
  * report. A benchmark never prints; everything it says goes out here. */
 #include "bench_registry.h"
+#include "counters.h"
 #include "cpu.h"
 #include "fault.h"
 #include "fmt.h"
 #include "guard.h"
 #include "kstring.h"
 #include "measure.h"
+#include "msr.h"
 #include "option.h"
 #include "report.h"
+#include "result.h"
 #include "status.h"
 #include "suite.h"
 #include "timer.h"
@@ -21,10 +24,14 @@ OPTION_UINT(unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, "copies of the body per l
 OPTION_UINT(loops, "loops", 100, 1, 1000000, "loop iterations per sample (L)");
 OPTION_BOOL(cold, "cold", false, "measure the first execution only (no warm-up, one sample)");
 OPTION_BOOL(quick, "quick", false, "fewer samples (31) for a fast overview");
-OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
-OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
 OPTION_BOOL(list, "list", false, "list the benchmarks instead of running them");
 OPTION_STR(select, "bench", 256, "*", "which benchmarks: globs separated by commas (p5/*,lat/*)");
+OPTION_STR(sweep, "sweep", 64, "",
+           "event sweep: run this benchmark once per event of the CPU's counter table");
+OPTION_BOOL(pmu, "pmu", true, "use the performance counters when they prove they count");
+
+/* Event samples per result (counting is exact; a few samples find the median). */
+#define EVENT_SAMPLES 9
 
 #define SCRATCH_SIZE (64 * 1024)
 static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
@@ -75,179 +82,51 @@ static void config(struct measure_config *cfg)
     cfg->cold = opt_cold;
 }
 
-/* The expectation for this CPU, if the benchmark states one. */
-static const struct bench_expect *expectation(const struct bench *b)
+static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)
 {
-    enum uarch here = uarch_of(cpu);
-    for (int i = 0; i < BENCH_EXPECT_MAX; i++)
-        if (b->expect[i].uarch != UARCH_NONE && b->expect[i].uarch == here)
-            return &b->expect[i];
-    return NULL;
-}
-
-/* The stated tolerance, or 10 % with at least 0.10 cycles. */
-static int64_t expect_tolerance(const struct bench_expect *e)
-{
-    return e->tol_x100 ? e->tol_x100 : (e->x100 / 10 > 10 ? e->x100 / 10 : 10);
-}
-
-static const char *verdict(const struct bench_expect *e, bool have_cycles, int64_t cycles_x100)
-{
-    if (!e)
-        return "no expectation";
-    if (!trust.trusted)
-        return "untrusted timing";
-    if (!have_cycles)
-        return "no cycle unit";
-    int64_t d = cycles_x100 - e->x100;
-    int64_t tol = expect_tolerance(e);
-    return (d < 0 ? -d : d) <= tol ? "ok" : "off";
-}
-
-static void fixed_text(char *buf, size_t size, int64_t x100)
-{
-    uint64_t mag = x100 < 0 ? (uint64_t)-x100 : (uint64_t)x100;
-    ksnprintf(buf, size, "%s%llu.%02llu", x100 < 0 ? "-" : "", (unsigned long long)(mag / 100),
-              (unsigned long long)(mag % 100));
-}
-
-static void stats_object(const char *key, const struct stats *st, uint64_t iters)
-{
-    rec_obj_open(key);
-    rec_fixed("min", (int64_t)stats_div_round(st->min * 100, iters), 2);
-    rec_fixed("median", (int64_t)stats_div_round(st->median_x100, iters), 2);
-    rec_fixed("mode", (int64_t)stats_div_round(st->mode * 100, iters), 2);
-    rec_u64("mode_count", st->mode_count);
-    rec_fixed("mean", (int64_t)stats_div_round(st->mean_x100, iters), 2);
-    rec_fixed("mean_20_80", (int64_t)stats_div_round(st->trimmed_mean_x100, iters), 2);
-    rec_fixed("max", (int64_t)stats_div_round(st->max * 100, iters), 2);
-    rec_fixed("stddev", (int64_t)stats_div_round(st->stddev_x100, iters), 2);
-    rec_u64("outliers", st->outliers);
-    rec_obj_close();
-}
-
-static void report_histogram(const struct measurement *m, uint64_t iters)
-{
-    uint32_t bins[16];
-    uint64_t lo, width;
-    static uint64_t values[MEASURE_SAMPLES_MAX];
-    for (uint32_t s = 0; s < m->samples; s++)
-        values[s] = m->t_2u[s] > m->t_u[s] ? m->t_2u[s] - m->t_u[s] : 0;
-    stats_sort(values, m->samples);
-    uint32_t used = stats_histogram(values, m->samples, 16, bins, &lo, &width);
-    rec_arr_open("histogram");
-    for (uint32_t i = 0; i < used; i++) {
-        char from[24];
-        fixed_text(from, sizeof from, (int64_t)stats_div_round((lo + i * width) * 100, iters));
-        report_text("      %10s | %5u ", from, (unsigned)bins[i]);
-        for (uint32_t k = 0; k < bins[i] * 40 / m->samples; k++)
-            report_text("#");
-        report_text("\n");
-        rec_obj_open(NULL);
-        rec_fixed("from", (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
-        rec_u64("count", bins[i]);
-        rec_obj_close();
-    }
-    rec_arr_close();
-}
-
-static void report_raw(const struct measurement *m)
-{
-    rec_open("samples");
-    rec_arr_open("t0");
-    for (uint32_t s = 0; s < m->samples; s++)
-        rec_u64(NULL, m->t_empty[s]);
-    rec_arr_close();
-    rec_arr_open("tU");
-    for (uint32_t s = 0; s < m->samples; s++)
-        rec_u64(NULL, m->t_u[s]);
-    rec_arr_close();
-    rec_arr_open("t2U");
-    for (uint32_t s = 0; s < m->samples; s++)
-        rec_u64(NULL, m->t_2u[s]);
-    rec_arr_close();
-    rec_close();
-}
-
-static void report_result(const struct bench *b, const struct measurement *m)
-{
-    uint64_t iters = (uint64_t)m->unroll * (m->cold ? 1 : m->loops);
-    int64_t cycles = 0, ns = 0;
-    bool have_cycles = trust_cycles_x100(m->value_x100, &cycles);
-    bool have_ns = timer.hz != 0;
-    if (have_ns)
-        ns = (int64_t)(((m->value_x100 < 0 ? 0 : (uint64_t)m->value_x100) * 1000000000ull + timer.hz / 2) /
-                       timer.hz);
-    const struct bench_expect *e = expectation(b);
-    const char *v = verdict(e, have_cycles, cycles);
-
-    char t[24], c[24] = "-", n[24] = "-", ex[32] = "-";
-    fixed_text(t, sizeof t, m->value_x100);
-    if (have_cycles)
-        fixed_text(c, sizeof c, cycles);
-    if (have_ns)
-        fixed_text(n, sizeof n, ns);
-    if (e) {
-        char ev[24];
-        fixed_text(ev, sizeof ev, e->x100);
-        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(e->uarch), ev);
-    }
-    report_text("  %-34s %9s %9s%s %9s  %-16s %s%s%s\n", b->name, t, c,
-                have_cycles ? (trust.cycles_exact ? "c" : "~") : " ", n, ex, v,
-                m->methods_agree ? "" : " [methods disagree]", m->stable ? "" : " [unstable]");
-
-    rec_open("result");
-    rec_str("name", b->name);
-    rec_str("desc", b->desc);
-    rec_u64("unroll", m->unroll);
-    rec_u64("loops", m->cold ? 1 : m->loops);
-    rec_u64("samples", m->samples);
-    rec_bool("cold", m->cold);
-    rec_fixed("ticks", m->value_x100, 2);
-    rec_fixed("ticks_min", m->min_x100, 2);
-    rec_fixed("ticks_vs_empty", m->empty_x100, 2);
-    rec_bool("methods_agree", m->methods_agree);
-    if (have_cycles)
-        rec_fixed("cycles", cycles, 2);
-    else
-        rec_null("cycles");
-    rec_str("cycles_unit", have_cycles ? (trust.cycles_exact ? "exact" : "estimate") : "unknown");
-    if (b->insns > 1)
-        rec_fixed("ticks_per_insn", m->value_x100 / b->insns, 2);
-    if (have_ns)
-        rec_fixed("ns", ns, 2);
-    else
-        rec_null("ns");
-    rec_str("time_unit", timer.mode == READ_PIT ? "pit/1000" : "tsc");
-    stats_object("stats", &m->diff, iters);
-    rec_u64("negative", m->negative);
-    rec_bool("stable", m->stable);
-    rec_u64("reruns", m->reruns);
-    rec_bool("trusted", trust.trusted);
-    if (e) {
-        rec_obj_open("expect");
-        rec_str("uarch", uarch_name(e->uarch));
-        rec_fixed("cycles", e->x100, 2);
-        rec_fixed("tolerance", expect_tolerance(e), 2);
-        rec_obj_close();
+    if (ec->n > COUNTERS_EVENTS_MAX)
+        return;
+    ec->sel[ec->n] = *sel;
+    if (sel->name) {
+        ec->names[ec->n] = sel->name;
     } else {
-        rec_null("expect");
+        ksnprintf(ec->raw_names[ec->n], sizeof ec->raw_names[0], "0x%x:0x%x", sel->code, sel->umask);
+        ec->names[ec->n] = ec->raw_names[ec->n];
     }
-    rec_str("verdict", v);
-    if (opt_hist && !m->cold)
-        report_histogram(m, iters);
-    rec_close();
-    if (opt_raw)
-        report_raw(m);
+    ec->n++;
 }
 
-static void report_skip(const char *name, const char *reason)
+static void choose_events(const struct bench *b, struct event_counts *ec)
 {
-    report_text("  %-34s skipped: %s\n", name, reason);
-    rec_open("skip");
-    rec_str("name", name);
-    rec_str("reason", reason);
-    rec_close();
+    ec->n = 0;
+    ec->cycles_index = -1;
+    if (!counters.active)
+        return;
+    if (counters.nchosen) {
+        for (unsigned i = 0; i < counters.nchosen; i++)
+            add_event(ec, &counters.chosen[i]);
+    } else if (b->events) {
+        const char *p = b->events;
+        char word[48];
+        while (*p && ec->n < COUNTERS_EVENTS_MAX) {
+            size_t n = 0;
+            while (*p == ' ' || *p == ',')
+                p++;
+            while (*p && *p != ' ' && *p != ',') {
+                if (n + 1 < sizeof word)
+                    word[n++] = *p;
+                p++;
+            }
+            word[n] = '\0';
+            struct pmu_eventsel sel;
+            if (n && pmu_event_parse(&counters.drv, word, &sel) == 0)
+                add_event(ec, &sel);
+        }
+    }
+    if (counters.cycles && !trust.cycles_exact) {
+        ec->cycles_index = (int)ec->n;
+        add_event(ec, &counters.cycles_sel);
+    }
 }
 
 struct guarded_measure {
@@ -255,12 +134,30 @@ struct guarded_measure {
     const struct measure_config *cfg;
     const struct bench_ctx *ctx;
     struct measurement *m;
+    struct event_counts *ec;
 };
+
+struct run_ctx {
+    const struct bench *b;
+    const struct bench_ctx *ctx;
+    uint32_t loops;
+};
+
+static void run_for_counters(void *arg, uint32_t copies)
+{
+    struct run_ctx *r = arg;
+    measure_run_copies(r->b, r->ctx, r->loops, copies);
+}
 
 static void guarded_measure(void *arg)
 {
     struct guarded_measure *g = arg;
     measure_bench(g->b, g->cfg, g->ctx, g->m);
+    if (g->m->failed || g->m->cold || g->ec->n == 0)
+        return;
+    struct run_ctx r = { g->b, g->ctx, g->m->loops };
+    counters_measure(&counters.drv, g->ec->sel, g->ec->n, run_for_counters, &r, g->m->unroll,
+                     g->m->loops, EVENT_SAMPLES, g->ec->x100, g->ec->err);
 }
 
 static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg)
@@ -281,7 +178,9 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
         }
     }
     static struct measurement m;
-    struct guarded_measure g = { b, cfg, &ctx, &m };
+    static struct event_counts ec;
+    choose_events(b, &ec);
+    struct guarded_measure g = { b, cfg, &ctx, &m, &ec };
     struct fault_info info;
     int code = guard_run(guarded_measure, &g, &info);
     if (code) {
@@ -298,7 +197,95 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
         report_skip(b->name, m.failed);
         return STATUS_OK;
     }
-    report_result(b, &m);
+    report_result(b, &m, &ec);
+    return STATUS_OK;
+}
+
+#define SWEEP_MAX 128
+struct sweep_job {
+    const struct bench *b;
+    const struct bench_ctx *ctx;
+    const struct measure_config *cfg;
+    struct pmu_eventsel sel[SWEEP_MAX];
+    const struct pmu_event *ev[SWEEP_MAX];
+    int64_t x100[SWEEP_MAX];
+    int err[SWEEP_MAX];
+    unsigned n, passes;
+};
+
+static void guarded_sweep(void *arg)
+{
+    struct sweep_job *j = arg;
+    struct run_ctx r = { j->b, j->ctx, j->cfg->loops };
+    j->passes = counters_measure(&counters.drv, j->sel, j->n, run_for_counters, &r, j->cfg->unroll,
+                                 j->cfg->loops, EVENT_SAMPLES, j->x100, j->err);
+}
+
+/* PmonStat's idea: one benchmark, every event the CPU can count, a table. */
+static int event_sweep(const struct platform *p, const struct measure_config *cfg)
+{
+    const struct bench *b = bench_find(opt_sweep);
+    char why[160];
+    if (!b) {
+        report_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", opt_sweep);
+        return STATUS_OK;
+    }
+    const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
+    if (!unmet && !counters.active)
+        unmet = "the performance counters are not counting on this machine (see the pmu record)";
+    if (unmet) {
+        report_skip("sweep", unmet);
+        return STATUS_OK;
+    }
+    static struct sweep_job job;
+    struct bench_ctx ctx;
+    default_context(p, &ctx);
+    if (b->prepare && (unmet = b->prepare(&ctx)) != NULL) {
+        report_skip("sweep", unmet);
+        return STATUS_OK;
+    }
+    job.b = b;
+    job.ctx = &ctx;
+    job.cfg = cfg;
+    job.n = 0;
+    for (unsigned i = 0; i < counters.drv.nevents && job.n < SWEEP_MAX; i++) {
+        const struct pmu_event *e = &counters.drv.events[i];
+        if (!pmu_event_available(&counters.drv, e))
+            continue;
+        job.ev[job.n] = e;
+        job.sel[job.n++] = pmu_eventsel_of(e);
+    }
+    struct fault_info info;
+    int code = guard_run(guarded_sweep, &job, &info);
+    if (code) {
+        if (p->after_fault)
+            p->after_fault();
+        fault_report("event sweep", &info);
+        return STATUS_BENCH_FAULT;
+    }
+    report_text("\n== Event sweep: %s (%s driver, %u events in %u passes, per body) ==\n", b->name,
+                counters.drv.name, job.n, job.passes);
+    rec_open("sweep");
+    rec_str("name", b->name);
+    rec_str("driver", counters.drv.name);
+    rec_u64("passes", job.passes);
+    rec_arr_open("events");
+    for (unsigned i = 0; i < job.n; i++) {
+        char v[24] = "-";
+        if (!job.err[i])
+            fixed_text(v, sizeof v, job.x100[i]);
+        report_text("  %-40s %12s  %s\n", job.ev[i]->name, v, job.ev[i]->desc);
+        rec_obj_open(NULL);
+        rec_str("event", job.ev[i]->name);
+        rec_hex("code", job.ev[i]->code);
+        if (job.err[i])
+            rec_null("per_body");
+        else
+            rec_fixed("per_body", job.x100[i], 2);
+        rec_obj_close();
+    }
+    rec_arr_close();
+    rec_close();
     return STATUS_OK;
 }
 
@@ -329,10 +316,19 @@ int suite_run(const struct platform *p)
     struct bench_ctx ctx;
     default_context(p, &ctx);
 
+    report_text("\n== Counters ==\n");
+    if (opt_pmu) {
+        counters_init(cpu, platform_msr);
+    } else {
+        kmemset(&counters, 0, sizeof counters);
+        report_text("  not used (pmu=off)\n");
+    }
     timer_init(&p->timer);
     trust_check(&cfg, &ctx);
     if (opt_list) {
         suite_list(p);
+        if (opt_pmu)
+            counters_finish();
         return status;
     }
     report_text("\n== Benchmarks == (per body: ticks, core cycles [c exact, ~ estimated], ns; "
@@ -346,7 +342,11 @@ int suite_run(const struct platform *p)
         ran++;
         status = status_worst(status, run_one(p, b, &cfg));
     }
-    if (!ran)
+    if (!ran && !opt_sweep[0])
         report_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
+    if (opt_sweep[0])
+        status = status_worst(status, event_sweep(p, &cfg));
+    if (opt_pmu)
+        counters_finish();
     return status;
 }
