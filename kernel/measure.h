@@ -43,6 +43,8 @@ struct measurement {
     bool methods_agree;
     bool stable;                 /* ensembles agree (after at most one rerun) */
     uint32_t reruns;
+    bool smi_known;              /* MSR_SMI_COUNT read before and after */
+    uint64_t smis;               /* SMIs during the measurement (disturbed when > 0) */
     /* Raw totals of the last run, for raw= and hist= output. */
     const uint64_t *t_empty, *t_u, *t_2u;
 };

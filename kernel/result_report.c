@@ -155,9 +155,10 @@ void report_result(const struct bench *b, const struct measurement *m, const str
         fixed_text(ev, sizeof ev, e->x100);
         ksnprintf(ex, sizeof ex, "%s %s", uarch_name(e->uarch), ev);
     }
-    report_text("  %-34s %9s %9s%s %9s  %-16s %s%s%s\n", b->name, t, c,
+    report_text("  %-34s %9s %9s%s %9s  %-16s %s%s%s%s\n", b->name, t, c,
                 have_cycles ? (cycles_unit[0] == 'e' && cycles_unit[1] == 'x' ? "c" : "~") : " ", n, ex, v,
-                m->methods_agree ? "" : " [methods disagree]", m->stable ? "" : " [unstable]");
+                m->methods_agree ? "" : " [methods disagree]", m->stable ? "" : " [unstable]",
+                m->smis ? " [SMI]" : "");
 
     rec_open("result");
     rec_str("name", b->name);
@@ -187,6 +188,10 @@ void report_result(const struct bench *b, const struct measurement *m, const str
     rec_bool("stable", m->stable);
     rec_u64("reruns", m->reruns);
     rec_bool("trusted", trust.trusted);
+    if (m->smi_known)
+        rec_u64("smi", m->smis);
+    else
+        rec_null("smi");
     if (e) {
         rec_obj_open("expect");
         rec_str("uarch", uarch_name(e->uarch));

@@ -12,6 +12,7 @@
 #include "option.h"
 #include "report.h"
 #include "result.h"
+#include "smi.h"
 #include "status.h"
 #include "suite.h"
 #include "timer.h"
@@ -182,7 +183,11 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     choose_events(b, &ec);
     struct guarded_measure g = { b, cfg, &ctx, &m, &ec };
     struct fault_info info;
+    uint64_t smi_before = 0, smi_after = 0;
+    bool smi = smi_count(&smi_before);
     int code = guard_run(guarded_measure, &g, &info);
+    m.smi_known = smi && smi_count(&smi_after);
+    m.smis = m.smi_known ? (smi_after - smi_before) & 0xffffffffu : 0;
     if (code) {
         if (p->after_fault)
             p->after_fault();

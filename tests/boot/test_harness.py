@@ -127,3 +127,11 @@ def test_no_match_is_a_warning(boot):
     log = boot(cpu="pentium", cmdline="bench=nothing/here")
     assert_complete(log)
     assert log.notes(level="warn", topic="bench")
+
+
+@pytest.mark.parametrize("cpu,known", [("Skylake-Client", True), ("pentium", False)])
+def test_smi_count_is_read_where_it_exists(boot, cpu, known):
+    """MSR_SMI_COUNT (0x34) exists on Intel Nehalem and later only."""
+    log = boot(cpu=cpu, qemu="x86_64", cmdline="bench=calib/* samples=9")
+    for r in log.of_type("result"):
+        assert (isinstance(r["smi"], int) and r["smi"] >= 0) if known else r["smi"] is None
