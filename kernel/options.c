@@ -91,7 +91,14 @@ static const struct option_name bool_names[] = {
 static void describe_default(const struct option *o, char *buf, size_t size)
 {
     switch (o->kind) {
-    case OPTION_UINT: ksnprintf(buf, size, "%u", (unsigned)o->def); break;
+    case OPTION_UINT:
+        ksnprintf(buf, size, "%u", (unsigned)o->def);
+        for (const struct option_name *n = o->names; n && n->name; n++)
+            if (n->value == o->def) {
+                ksnprintf(buf, size, "%s", n->name);
+                break;
+            }
+        break;
     case OPTION_BOOL: ksnprintf(buf, size, "%s", o->def ? "on" : "off"); break;
     case OPTION_STR: ksnprintf(buf, size, "'%s'", o->str_def); break;
     case OPTION_ENUM:

@@ -63,7 +63,7 @@ static void bad_values_get_default_and_message(void **state)
     options_report_problems();
     const char *h = capture_human();
     assert_non_null(strstr(h, "option 'samples': '-3' is not a number in 1..100000; using the default 200"));
-    assert_non_null(strstr(h, "option 'port': '0x10' is not a number in 256..65528; using the default 1016"));
+    assert_non_null(strstr(h, "option 'port': '0x10' is not a number in 256..65528; using the default com1"));
     assert_non_null(strstr(h, "option 'mode': 'loud' is not one of its choices; using the default auto"));
     assert_non_null(strstr(h, "option 'verbose': 'maybe' is not on/off; using the default off"));
     assert_non_null(strstr(h, "option 'select': value too long; using the default '*'"));
@@ -111,7 +111,7 @@ static void help_lists_every_option(void **state)
     const char *h = capture_human();
     assert_non_null(strstr(h, "samples          samples per result (default 200) [1..100000]"));
     assert_non_null(strstr(h, "mode             a mode (default auto) [auto|on|off]"));
-    assert_non_null(strstr(h, "port             a port (default 1016) [com1|none]"));
+    assert_non_null(strstr(h, "port             a port (default com1) [com1|none]"));
     assert_non_null(option_find("verbose"));
     assert_null(option_find("nosuch"));
 }
