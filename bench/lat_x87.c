@@ -1,0 +1,53 @@
+/* lat/x87/: latency and throughput of x87 arithmetic, one line each.
+ *
+ *     LATF(name, values, "instruction with \\r as the stack register it carries",
+ *          (latency expectations), (throughput expectations per instruction));
+ *
+ * gives lat/x87/<name> (the instruction on ST(1), copy after copy: a
+ * dependent chain) and lat/x87/<name>/tput (on ST(1)..ST(4) in turn: four
+ * independent chains). ST(0) is the other operand and never changes.
+ *
+ * values is the setup, run once before the copies (FNINIT: 64-bit
+ * precision, all exceptions masked):
+ *   ADD0  ST(0) = 0.0, ST(1..4) = pi: x + 0 = x
+ *   MUL1  ST(0) = 1.0, ST(1..4) = pi: x * 1 = x, x / 1 = x
+ * so the values never drift into denormals, infinities or zeros (a zero
+ * dividend takes a shortcut: FDIV80 0.0/x is 6 cycles on the P54C [IL]).
+ * The bodies push and pop nothing: the stack is the same after every copy.
+ * With a ST(i) destination, AT&T syntax swaps the reversed forms: the
+ * AT&T `fsubr %st, %st(i)` and `fdivr %st, %st(i)` are Intel's
+ * FSUB ST(i),ST and FDIV ST(i),ST (ST(i) = ST(i) - ST(0), ST(i) / ST(0)).
+ *
+ * P5 values: InstLatX86 on a P54C, InstLatx64/InstLatx64
+ * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt [IL]:
+ * FADD st(i),st L 3 T 1; FMUL st(i),st L 3 T 2; FDIV80 st(i),st L 41 T 41. */
+#include "bench.h"
+
+#define LATF_CHAINS 4
+
+#define LATF_SETUP_ADD0 "fninit \n fldpi \n fldpi \n fldpi \n fldpi \n fldz"
+#define LATF_SETUP_MUL1 "fninit \n fldpi \n fldpi \n fldpi \n fldpi \n fld1"
+
+#define LATF_TPUT_(u, v, t, ...) { (u), CK_X100((v) * LATF_CHAINS), CK_X100((t) * LATF_CHAINS) }
+#define LATF_TPUT(u, ...) LATF_TPUT_(u, __VA_ARGS__, 0)
+#define TP5(...) LATF_TPUT(UARCH_P5, __VA_ARGS__)
+#define TMODERN(...) LATF_TPUT(UARCH_MODERN_INTEL, __VA_ARGS__)
+
+#define LATF_UNPAREN_(...) __VA_ARGS__
+#define LATF_UNPAREN(x) LATF_UNPAREN_ x
+
+#define LATF(name, values, insn, lat_expect, tput_expect, ...)                                     \
+    BENCH_SETUP("lat/x87/" #name, "dependent chain of `" insn "` on ST(1) (" #values ")",         \
+                LATF_SETUP_##values, ".irp r,%st(1)\n" insn "\n.endr", .needs = { FEAT_FPU },     \
+                .expect = { LATF_UNPAREN(lat_expect) }, __VA_ARGS__);                              \
+    BENCH_SETUP("lat/x87/" #name "/tput",                                                          \
+                "`" insn "` on ST(1)..ST(4): 4 independent chains (" #values ")",                 \
+                LATF_SETUP_##values, ".irp r,%st(1),%st(2),%st(3),%st(4)\n" insn "\n.endr",       \
+                .needs = { FEAT_FPU }, .insns = LATF_CHAINS,                                       \
+                .expect = { LATF_UNPAREN(tput_expect) }, __VA_ARGS__)
+
+/*   name  values instruction          latency        throughput per instruction */
+LATF(fadd, ADD0, "fadd %st, \\r",      (P5(3.00)),    (TP5(1.00)));
+LATF(fsub, ADD0, "fsubr %st, \\r",     (),            ());
+LATF(fmul, MUL1, "fmul %st, \\r",      (P5(3.00)),    (TP5(2.00)));
+LATF(fdiv, MUL1, "fdivr %st, \\r",     (P5(41.00)),   (TP5(41.00)));

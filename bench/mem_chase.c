@@ -1,0 +1,90 @@
+/* mem/chase/: load-to-use latency by pointer chasing, one working-set size
+ * per benchmark, from 1 KiB (L1) to 64 MiB (beyond the last-level cache of
+ * most machines). Each load's address is the value the previous load
+ * returned, so one body ("movl (%esi), %esi") costs one full load latency
+ * at that level of the hierarchy.
+ *
+ * The chain lives in the large memory block (ctx->big): one pointer per
+ * 64-byte line, visiting every line of the working set once in a random
+ * order (a random single cycle, so the hardware prefetchers cannot guess
+ * the next line). The order comes from a fixed-seed generator: every run
+ * walks the same chain.
+ *
+ * Each run goes on where the previous one stopped (.carry: ESI is carried
+ * from run to run), so the samples walk the whole cycle rather than its head
+ * again and again, and a 64 MiB chain really misses every cache level
+ * without a run having to traverse all of it.
+ *
+ * P5: MOV r32,[m32] dependent chain 2 cycles (1 + AGI) on a P54C with the
+ * data in its 8 KiB L1 (InstLatx64/InstLatx64
+ * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt, see
+ * ../shared/reference/p5-timing.md). */
+#include "bench.h"
+#include "fmt.h"
+
+#define CHASE_LINE 64u
+
+static char chase_why[96];
+
+/* xorshift32 (Marsaglia 2003): small, deterministic, good enough to hide
+ * the order from prefetchers. */
+static uint32_t chase_rng;
+
+static uint32_t chase_next(void)
+{
+    uint32_t x = chase_rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return chase_rng = x;
+}
+
+static uint32_t *chase_slot(uintptr_t base, uint32_t line)
+{
+    return (uint32_t *)(base + (uintptr_t)line * CHASE_LINE);
+}
+
+static const char *chase_prepare(struct bench_ctx *ctx, uint32_t bytes)
+{
+    if (!ctx->big || ctx->big_size < (uint64_t)bytes + CHASE_LINE) {
+        ksnprintf(chase_why, sizeof chase_why,
+                  "needs %u KiB of large memory for the chain, have %u KiB", (unsigned)(bytes >> 10),
+                  (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
+        return chase_why;
+    }
+    uintptr_t base = ((uintptr_t)ctx->big + CHASE_LINE - 1) & ~(uintptr_t)(CHASE_LINE - 1);
+    uint32_t lines = bytes / CHASE_LINE;
+    /* The slots first hold line numbers: a Sattolo shuffle of 0..n-1 yields
+     * a permutation that is one cycle through all n lines. Then each slot
+     * becomes the address of its successor. */
+    for (uint32_t k = 0; k < lines; k++)
+        *chase_slot(base, k) = k;
+    chase_rng = 0x9e3779b9u;
+    for (uint32_t i = lines - 1; i > 0; i--) {
+        uint32_t j = chase_next() % i;
+        uint32_t t = *chase_slot(base, i);
+        *chase_slot(base, i) = *chase_slot(base, j);
+        *chase_slot(base, j) = t;
+    }
+    for (uint32_t k = 0; k < lines; k++)
+        *chase_slot(base, k) = (uint32_t)(uintptr_t)chase_slot(base, *chase_slot(base, k));
+    ctx->esi = (uint32_t)base;
+    ctx->edi = (uint32_t)base;
+    return NULL;
+}
+
+#define CHASE(label, bytes, ...)                                                                   \
+    static const char *chase_##label(struct bench_ctx *ctx) { return chase_prepare(ctx, bytes); } \
+    BENCH("mem/chase/" #label, "pointer chase over " #label "B: one 64-byte line per load, random order", \
+          "movl (%esi), %esi", .prepare = chase_##label, .carry = true, __VA_ARGS__)
+
+CHASE(1K, 1u << 10, .expect = { P5(2.00) });
+CHASE(4K, 4u << 10, .expect = { P5(2.00) });
+CHASE(16K, 16u << 10);
+CHASE(32K, 32u << 10);
+CHASE(64K, 64u << 10);
+CHASE(256K, 256u << 10);
+CHASE(1M, 1u << 20);
+CHASE(4M, 4u << 20);
+CHASE(16M, 16u << 20);
+CHASE(64M, 64u << 20);
