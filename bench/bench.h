@@ -28,6 +28,8 @@
  *   .events  = "v_pipe agi_stalls"   counter events worth showing (PMU tables)
  *   .prepare = fn                    const char *fn(struct bench_ctx *): NULL or a skip reason
  *   .cold    = true                  measure the first execution (no warm-up)
+ *   .carry   = true                  each run starts with the ESI the last one ended
+ *                                    with (walk a long chain instead of its head)
  *   .unit    = BENCH_PER_BODY | per-instruction count: .insns = 2 divides the result
  */
 #ifndef CK_BENCH_H
@@ -73,6 +75,7 @@ struct bench {
     bool cold;
     uint32_t insns;                   /* when > 1: also reported per instruction */
     uint32_t loops;                   /* 0: the harness default */
+    bool carry;                       /* ESI at the end of a run starts the next one */
 };
 
 #define CK_X100(v) ((int32_t)((v) * 100.0 + ((v) >= 0 ? 0.5 : -0.5)))

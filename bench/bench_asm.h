@@ -1,7 +1,8 @@
 /* The assembler macros every generated benchmark function uses (included
  * once per benchmark file through bench.h). They read and write the timing
  * page (kernel/measure.h): ck_regs, ck_loops, ck_entry, ck_t0, ck_t1 and
- * ck_read_mode, which the harness sets before each call.
+ * ck_read_mode, which the harness sets before each call, and ck_carry_esi,
+ * where the epilogue leaves ESI (after the second read: not timed).
  *
  * Read modes (ck_read_mode), chosen per CPU by kernel/timer.c:
  *   0  CPUID; RDTSC at both ends          (P5, P6, anything without SSE2)
@@ -70,6 +71,7 @@ __asm__(
 
     ".macro ck_epilogue\n"
     "  ck_read_into ck_t1, 1\n"
+    "  movl %esi, ck_carry_esi\n"
     "  popl %edi\n"
     "  popl %esi\n"
     "  popl %ebx\n"

@@ -14,16 +14,19 @@ _Static_assert(offsetof(struct timing_page, loops) == 24, "ck_loops");
 _Static_assert(offsetof(struct timing_page, read_mode) == 28, "ck_read_mode");
 _Static_assert(offsetof(struct timing_page, t0) == 32, "ck_t0");
 _Static_assert(offsetof(struct timing_page, t1) == 40, "ck_t1");
-_Static_assert(offsetof(struct timing_page, entry) == 48, "ck_entry");
-__asm__(".globl ck_regs, ck_loops, ck_read_mode, ck_t0, ck_t1, ck_entry\n"
+_Static_assert(offsetof(struct timing_page, carry_esi) == 48, "ck_carry_esi");
+_Static_assert(offsetof(struct timing_page, entry) == 56, "ck_entry");
+__asm__(".globl ck_regs, ck_loops, ck_read_mode, ck_t0, ck_t1, ck_carry_esi, ck_entry\n"
         ".set ck_regs, ck_timing + 0\n"
         ".set ck_loops, ck_timing + 24\n"
         ".set ck_read_mode, ck_timing + 28\n"
         ".set ck_t0, ck_timing + 32\n"
         ".set ck_t1, ck_timing + 40\n"
-        ".set ck_entry, ck_timing + 48\n");
+        ".set ck_carry_esi, ck_timing + 48\n"
+        ".set ck_entry, ck_timing + 56\n");
 
 static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
+static uint64_t ref_u[MEASURE_SAMPLES_MAX], ref_2u[MEASURE_SAMPLES_MAX];
 static uint64_t diffs[MEASURE_SAMPLES_MAX], scratch[MEASURE_SAMPLES_MAX];
 
 int32_t bench_copy_size(const struct bench *b)
@@ -36,6 +39,8 @@ static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size
 {
     ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
     b->fn();
+    if (b->carry) /* the next run goes on where this one stopped (a long pointer chain) */
+        ck_timing.regs[4] = ck_timing.carry_esi;
     return timer_elapsed(ck_timing.t0, ck_timing.t1);
 }
 
@@ -62,24 +67,49 @@ static bool close_enough(int64_t a, int64_t b)
     return d <= 10 || d * 100 <= big * 5;
 }
 
-static void take_samples(const struct bench *b, const struct measure_config *cfg,
-                         uint32_t size, uint32_t n)
+static void take_samples(const struct bench *b, const struct bench *ref, const struct measure_config *cfg,
+                         uint32_t size, uint32_t ref_size, uint32_t n)
 {
     uint32_t u = cfg->unroll;
     for (uint32_t w = 0; w < cfg->warmup; w++) {
         run_copies(b, 0, size);
         run_copies(b, u, size);
         run_copies(b, 2 * u, size);
+        if (ref) {
+            run_copies(ref, u, ref_size);
+            run_copies(ref, 2 * u, ref_size);
+        }
     }
-    /* Interleaved, so a slow drift affects all three alike. */
+    /* Interleaved, so a slow drift (the core's clock) affects all alike. */
     for (uint32_t s = 0; s < n; s++) {
         t_empty[s] = run_copies(b, 0, size);
         t_u[s] = run_copies(b, u, size);
         t_2u[s] = run_copies(b, 2 * u, size);
+        if (ref) {
+            ref_u[s] = run_copies(ref, u, ref_size);
+            ref_2u[s] = run_copies(ref, 2 * u, ref_size);
+        }
     }
 }
 
-static bool ensembles_agree(uint32_t n)
+static uint64_t median_of_differences(const uint64_t *a, const uint64_t *b, uint32_t n)
+{
+    for (uint32_t s = 0; s < n; s++)
+        diffs[s] = b[s] > a[s] ? b[s] - a[s] : 0;
+    struct stats st;
+    stats_compute(diffs, n, scratch, &st);
+    return st.median_x100;
+}
+
+bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100)
+{
+    if (!m->ref_median_x100)
+        return false;
+    *cycles_x100 = (int64_t)stats_div_round(m->diff.median_x100 * 100, m->ref_median_x100);
+    return true;
+}
+
+static bool ensembles_agree(uint32_t n, uint64_t iters)
 {
     struct stats parts[MEASURE_ENSEMBLES];
     uint32_t each = n / MEASURE_ENSEMBLES;
@@ -87,7 +117,9 @@ static bool ensembles_agree(uint32_t n)
         return true; /* too few samples to judge */
     for (uint32_t k = 0; k < MEASURE_ENSEMBLES; k++)
         stats_compute(diffs + k * each, each, scratch, &parts[k]);
+    /* Per body: within 0.05 ticks (so a true zero is stable) or 2 %. */
     struct stats_tolerance tol = STATS_TOLERANCE_DEFAULT;
+    tol.abs_tol_x100 = 5 * iters;
     struct stats_stability st;
     stats_stable(parts, MEASURE_ENSEMBLES, &tol, &st);
     return st.agree;
@@ -104,7 +136,7 @@ static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
             m->negative++;
         }
     }
-    m->stable = ensembles_agree(n);
+    m->stable = ensembles_agree(n, iters);
     stats_compute(diffs, n, scratch, &m->diff);
     m->value_x100 = per_iter(m->diff.median_x100, iters);
     m->min_x100 = per_iter(m->diff.min * 100, iters);
@@ -171,6 +203,13 @@ static uint32_t pit_loops(const struct bench *b, uint32_t unroll, uint32_t size,
 void measure_bench(const struct bench *b, const struct measure_config *cfg,
                    const struct bench_ctx *ctx, struct measurement *m)
 {
+    measure_bench_with_reference(b, NULL, cfg, ctx, m);
+}
+
+void measure_bench_with_reference(const struct bench *b, const struct bench *ref,
+                                  const struct measure_config *cfg, const struct bench_ctx *ctx,
+                                  struct measurement *m)
+{
     *m = (struct measurement){ 0 };
     m->unroll = cfg->unroll;
     m->loops = b->loops ? b->loops : cfg->loops;
@@ -200,8 +239,13 @@ void measure_bench(const struct bench *b, const struct measure_config *cfg,
     uint64_t iters = (uint64_t)m->unroll * m->loops;
     struct measure_config run = *cfg;
     run.unroll = m->unroll;
+    int32_t ref_copy = ref ? bench_copy_size(ref) : -1;
+    if (ref_copy < 0 || ref == b)
+        ref = NULL;
     for (;;) {
-        take_samples(b, &run, size, m->samples);
+        take_samples(b, ref, &run, size, ref ? (uint32_t)ref_copy : 0, m->samples);
+        if (ref)
+            m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
         analyse(m, m->samples, iters);
         if (m->stable || m->reruns == 1)
             break;

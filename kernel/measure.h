@@ -16,6 +16,8 @@ struct timing_page {
     uint32_t loops;      /* ck_loops: L */
     uint32_t read_mode;  /* ck_read_mode: enum read_mode (timer.h) */
     uint64_t t0, t1;     /* ck_t0, ck_t1: the two counter reads */
+    uint32_t carry_esi;  /* ck_carry_esi: ESI after the last run (see bench .carry) */
+    uint32_t pad;
     uintptr_t entry;     /* ck_entry: where the unrolled copies are entered (last: its size varies) */
 } __attribute__((aligned(4096)));
 
@@ -45,6 +47,9 @@ struct measurement {
     uint32_t reruns;
     bool smi_known;              /* MSR_SMI_COUNT read before and after */
     uint64_t smis;               /* SMIs during the measurement (disturbed when > 0) */
+    /* The reference (the dependent ADD chain, 1 cycle a body) timed in the
+     * same sample loop: median of its t(2U) - t(U), x100. 0 when not taken. */
+    uint64_t ref_median_x100;
     /* Raw totals of the last run, for raw= and hist= output. */
     const uint64_t *t_empty, *t_u, *t_2u;
 };
@@ -53,6 +58,15 @@ struct measurement {
  * the caller reports. ctx gives the registers and scratch data. */
 void measure_bench(const struct bench *b, const struct measure_config *cfg,
                    const struct bench_ctx *ctx, struct measurement *m);
+
+/* As measure_bench, with `ref` (the ADD chain) sampled alongside, so a cycle
+ * estimate divides two numbers taken at the same clock speed. */
+void measure_bench_with_reference(const struct bench *b, const struct bench *ref,
+                                  const struct measure_config *cfg, const struct bench_ctx *ctx,
+                                  struct measurement *m);
+
+/* Cycles x100 per body from the reference measured alongside (false: none). */
+bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100);
 
 /* Runs b once with `copies` copies in `loops` iterations (registers from
  * ctx), for counting events around it; the reads it takes are ignored. */

@@ -132,9 +132,14 @@ void report_result(const struct bench *b, const struct measurement *m, const str
     uint64_t iters = (uint64_t)m->unroll * (m->cold ? 1 : m->loops);
     int64_t cycles = 0, ns = 0;
     bool counted_cycles = ec->cycles_index >= 0 && !ec->err[ec->cycles_index] && !m->cold;
-    bool have_cycles = counted_cycles || trust_cycles_x100(m->value_x100, &cycles);
+    /* Best first: a proved cycle counter, the P5's TSC, the ADD chain timed
+     * alongside, the ADD chain timed once at the start. */
+    bool alongside = false;
+    bool have_cycles = true;
     if (counted_cycles)
         cycles = ec->x100[ec->cycles_index];
+    else if (trust.cycles_exact || !(alongside = measure_ref_cycles_x100(m, &cycles)))
+        have_cycles = trust_cycles_x100(m->value_x100, &cycles);
     const char *cycles_unit = !have_cycles ? "unknown" : counted_cycles ? "exact (counter)"
                             : trust.cycles_exact ? "exact" : "estimate";
     bool have_ns = timer.hz != 0;
@@ -155,10 +160,15 @@ void report_result(const struct bench *b, const struct measurement *m, const str
         fixed_text(ev, sizeof ev, e->x100);
         ksnprintf(ex, sizeof ex, "%s %s", uarch_name(e->uarch), ev);
     }
+    char disagree[48] = "";
+    if (!m->methods_agree) {
+        char empty[24];
+        fixed_text(empty, sizeof empty, m->empty_x100);
+        ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
+    }
     report_text("  %-34s %9s %9s%s %9s  %-16s %s%s%s%s\n", b->name, t, c,
                 have_cycles ? (cycles_unit[0] == 'e' && cycles_unit[1] == 'x' ? "c" : "~") : " ", n, ex, v,
-                m->methods_agree ? "" : " [methods disagree]", m->stable ? "" : " [unstable]",
-                m->smis ? " [SMI]" : "");
+                disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
 
     rec_open("result");
     rec_str("name", b->name);
@@ -176,6 +186,8 @@ void report_result(const struct bench *b, const struct measurement *m, const str
     else
         rec_null("cycles");
     rec_str("cycles_unit", cycles_unit);
+    if (alongside)
+        rec_str("cycles_reference", "ADD chain sampled alongside");
     if (b->insns > 1)
         rec_fixed("ticks_per_insn", m->value_x100 / b->insns, 2);
     if (have_ns)

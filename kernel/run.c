@@ -35,7 +35,8 @@ int run_suite(const struct platform *p)
 {
     int status = STATUS_OK;
     report_begin(p->name, p->cmdline);
-    report_text("cyclekit: bare-metal x86 benchmark kernel (log schema %d)\n", REPORT_SCHEMA);
+    report_text("cyclekit: x86 benchmark %s, platform %s (log schema %d)\n",
+                p->ring0 ? "kernel" : "runner", p->name, REPORT_SCHEMA);
     if (p->describe)
         p->describe();
     options_report_problems();

@@ -153,12 +153,24 @@ static void run_for_counters(void *arg, uint32_t copies)
 static void guarded_measure(void *arg)
 {
     struct guarded_measure *g = arg;
-    measure_bench(g->b, g->cfg, g->ctx, g->m);
+    /* Cycles are estimated unless the TSC or a counter counts them: then the
+     * reference ADD chain is timed in the same sample loop. */
+    const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL
+                            : bench_find(ADD_CHAIN_NAME);
+    measure_bench_with_reference(g->b, ref, g->cfg, g->ctx, g->m);
     if (g->m->failed || g->m->cold || g->ec->n == 0)
         return;
     struct run_ctx r = { g->b, g->ctx, g->m->loops };
     counters_measure(&counters.drv, g->ec->sel, g->ec->n, run_for_counters, &r, g->m->unroll,
                      g->m->loops, EVENT_SAMPLES, g->ec->x100, g->ec->err);
+}
+
+static bool uses_fpu(const struct bench *b)
+{
+    for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++)
+        if (b->needs[i] == FEAT_FPU)
+            return true;
+    return false;
 }
 
 static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg)
@@ -198,6 +210,8 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
                     b->name, fault_name(FAULT_VECTOR(code)));
         return STATUS_BENCH_FAULT;
     }
+    if (uses_fpu(b) && p->after_fault) /* leave the x87 stack empty for the next one */
+        p->after_fault();
     if (m.failed) {
         report_skip(b->name, m.failed);
         return STATUS_OK;
@@ -294,6 +308,39 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
     return STATUS_OK;
 }
 
+static void init_counters(void *arg)
+{
+    (void)arg;
+    counters_init(cpu, platform_msr);
+}
+
+struct timing_setup {
+    const struct platform *p;
+    const struct measure_config *cfg;
+    const struct bench_ctx *ctx;
+};
+
+static void init_timing(void *arg)
+{
+    struct timing_setup *t = arg;
+    timer_init(&t->p->timer);
+    trust_check(t->cfg, t->ctx);
+}
+
+/* A fault here is reported and the run goes on without this phase. */
+static int guarded_phase(const struct platform *p, const char *name, guarded_fn fn, void *arg)
+{
+    struct fault_info info;
+    int code = guard_run(fn, arg, &info);
+    if (!code)
+        return STATUS_OK;
+    if (p->after_fault)
+        p->after_fault();
+    fault_report(name, &info);
+    report_note("error", "fault", "%s faulted (%s)", name, fault_name(FAULT_VECTOR(code)));
+    return STATUS_KERNEL_FAULT;
+}
+
 void suite_list(const struct platform *p)
 {
     report_text("\n== Benchmarks (%u) ==\n", bench_count());
@@ -307,6 +354,7 @@ void suite_list(const struct platform *p)
         rec_str("name", b->name);
         rec_str("desc", b->desc);
         rec_bool("runnable", unmet == NULL);
+        rec_bool("ring0", b->ring0);
         if (unmet)
             rec_str("reason", unmet);
         rec_close();
@@ -322,14 +370,17 @@ int suite_run(const struct platform *p)
     default_context(p, &ctx);
 
     report_text("\n== Counters ==\n");
-    if (opt_pmu) {
-        counters_init(cpu, platform_msr);
-    } else {
-        kmemset(&counters, 0, sizeof counters);
+    kmemset(&counters, 0, sizeof counters);
+    if (opt_pmu)
+        status = status_worst(status, guarded_phase(p, "performance counters", init_counters, NULL));
+    else
         report_text("  not used (pmu=off)\n");
+    struct timing_setup setup = { p, &cfg, &ctx };
+    int timing = guarded_phase(p, "timer and trust check", init_timing, &setup);
+    if (timing) {
+        report_note("error", "timer", "no time base: the benchmarks cannot run");
+        return status_worst(status, timing);
     }
-    timer_init(&p->timer);
-    trust_check(&cfg, &ctx);
     if (opt_list) {
         suite_list(p);
         if (opt_pmu)

@@ -6,8 +6,6 @@
 #include "timer.h"
 #include "trust.h"
 
-#define ADD_CHAIN "calib/add_chain"
-
 struct trust trust;
 
 /* A dependent ADD is one core cycle on every x86 since the 486. Ticks per
@@ -19,7 +17,7 @@ struct trust trust;
 void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
 {
     trust = (struct trust){ 0 };
-    const struct bench *add = bench_find(ADD_CHAIN);
+    const struct bench *add = bench_find(ADD_CHAIN_NAME);
     struct measurement m;
     if (add) {
         measure_bench(add, cfg, ctx, &m);

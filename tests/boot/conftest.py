@@ -4,6 +4,11 @@ The `boot` fixture runs scripts/run-qemu and returns a cyclekit_log.Log with
 `.rc` (the runner's exit code: the kernel status, or 124/125/126). Boots are
 cached per argument set within one pytest session, so several tests can
 assert on one boot.
+
+A boot that selects no benchmarks (no bench=, list or sweep= in its
+cmdline) runs only the harness's calib/* group with few samples: tests
+about booting, faults or options need a complete run, not the whole suite.
+Pass full=True for the whole suite.
 """
 import os
 import subprocess
@@ -33,8 +38,13 @@ def kvm_status():
 _cache = {}
 
 
+SMALL_SUITE = "bench=calib/* samples=9"
+
+
 def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=None,
-             timeout=240, memory=128):
+             timeout=240, memory=128, full=False):
+    if not full and not any(w.startswith(("bench=", "sweep=")) or w == "list" for w in cmdline.split()):
+        cmdline = (cmdline + " " + SMALL_SUITE).strip()
     key = (cpu, qemu, accel, uefi, cmdline, icount, memory)
     if key in _cache:
         return _cache[key]
