@@ -18,6 +18,15 @@ mb2_header:
     .short 1, 0
     .long 20
     .long 1, 6, 8
+#ifdef CK_FRAMEBUFFER_TAG
+    /* framebuffer, optional: a UEFI boot has no text mode, so GRUB must hand
+     * us a linear framebuffer. Only in cyclekit-fb.elf: with this tag GRUB
+     * leaves VGA text mode even on BIOS, whatever gfxpayload says. */
+    .balign 8
+    .short 5, 1
+    .long 20
+    .long 0, 0, 32
+#endif
     /* end tag */
     .balign 8
     .short 0, 0

@@ -26,6 +26,7 @@ struct boot_info {
         uint64_t addr;
         uint32_t pitch, width, height;
         uint8_t bpp, type;      /* type: 0 indexed, 1 RGB, 2 EGA text */
+        uint8_t color[6];       /* RGB: red, green, blue field position and size */
         bool present;
     } fb;
 };

@@ -2,6 +2,7 @@
  * readable lines (BIOS boots only: UEFI leaves no text mode). */
 #include "boot_info.h"
 #include "console.h"
+#include "fbcon.h"
 #include "option.h"
 #include "out.h"
 #include "report.h"
@@ -27,26 +28,39 @@ static const struct option_name screen_modes[] = {
     { NULL, 0 },
 };
 OPTION_ENUM(screen, "screen", SCREEN_AUTO, screen_modes,
-            "VGA text screen: auto (BIOS boots), on, off, all (also JSON lines)");
+            "screen: auto (VGA text on BIOS, framebuffer on UEFI), on, off, all (also JSON lines)");
 
 static bool serial_on, screen_on, screen_json;
+static enum { SCREEN_NONE_KIND, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER } screen_kind;
 
 void console_init(void)
 {
     serial_on = serial_init((uint16_t)opt_serial, opt_baud);
-    screen_on = opt_screen == SCREEN_ON || opt_screen == SCREEN_ALL ||
-                (opt_screen == SCREEN_AUTO && !boot_info.efi);
+    screen_on = false;
+    if (opt_screen != SCREEN_OFF) {
+        if (boot_info.fb.present && boot_info.fb.type == 1 && fbcon_init()) {
+            screen_kind = SCREEN_FRAMEBUFFER;
+            screen_on = true;
+        } else if (!boot_info.efi || opt_screen != SCREEN_AUTO) {
+            /* VGA text: BIOS boots (GRUB leaves text mode), or when asked. */
+            screen_kind = SCREEN_VGA_TEXT;
+            screen_on = true;
+            vga_init();
+        }
+    }
     screen_json = opt_screen == SCREEN_ALL;
-    if (screen_on)
-        vga_init();
 }
 
 void out_write(enum out_channel channel, const char *text, size_t len)
 {
     if (serial_on)
         serial_write(text, (unsigned)len);
-    if (screen_on && (channel == OUT_HUMAN || screen_json))
-        vga_write(text, (unsigned)len);
+    if (screen_on && (channel == OUT_HUMAN || screen_json)) {
+        if (screen_kind == SCREEN_FRAMEBUFFER)
+            fbcon_write(text, (unsigned)len);
+        else
+            vga_write(text, (unsigned)len);
+    }
 }
 
 void console_report(void)
@@ -55,6 +69,9 @@ void console_report(void)
         report_text("console: serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
     else
         report_text("console: no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
-    report_text(", screen %s\n", screen_on ? (screen_json ? "VGA text (all lines)" : "VGA text")
-                                          : boot_info.efi ? "off (UEFI boot)" : "off");
+    const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
+    if (screen_on)
+        report_text(", screen: %s%s\n", kind, screen_json ? " (all lines)" : "");
+    else
+        report_text(", screen: off%s\n", boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
 }

@@ -47,6 +47,17 @@ static void describe(void)
     rec_str("loader", boot_info.loader);
     rec_bool("multiboot2", boot_info.multiboot);
     rec_u64("usable_kib", usable >> 10);
+    if (boot_info.fb.present) {
+        rec_obj_open("framebuffer");
+        rec_hex("addr", boot_info.fb.addr);
+        rec_u64("width", boot_info.fb.width);
+        rec_u64("height", boot_info.fb.height);
+        rec_u64("bpp", boot_info.fb.bpp);
+        rec_u64("type", boot_info.fb.type);
+        rec_obj_close();
+    } else {
+        rec_null("framebuffer");
+    }
     rec_arr_open("mmap");
     for (unsigned i = 0; i < boot_info.nmmap; i++) {
         rec_obj_open(NULL);

@@ -57,6 +57,8 @@ void multiboot2_parse(uint32_t magic, const void *info)
             kmemcpy(&boot_info.fb.height, body + 16, 4);
             boot_info.fb.bpp = body[20];
             boot_info.fb.type = body[21];
+            if (boot_info.fb.type == 1 && t->size >= 8 + 30)
+                kmemcpy(boot_info.fb.color, body + 24, 6);
             boot_info.fb.present = true;
             break;
         case TAG_EFI32:

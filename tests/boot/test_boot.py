@@ -17,7 +17,10 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
     assert plat["multiboot2"] is True
     assert plat["loader"].startswith("GRUB")
     assert plat["usable_kib"] > 64 * 1024, "the memory map from multiboot2 should show most of 128 MiB"
-    assert any(r["type"] == 1 for r in [{"type": e["type"]} for e in plat["mmap"]])
+    assert any(e["type"] == 1 for e in plat["mmap"])
+    # BIOS: GRUB leaves VGA text mode (EGA text framebuffer, type 2) and the report is mirrored there.
+    assert plat["framebuffer"]["type"] == 2 and plat["framebuffer"]["addr"] == "0xb8000"
+    assert "screen: VGA text" in log.text
     assert not log.notes(level="error")
 
 
@@ -28,6 +31,9 @@ def test_uefi_boot_through_ovmf(boot):
     assert plat["firmware"] == "uefi"
     assert plat["multiboot2"] is True
     assert plat["usable_kib"] > 64 * 1024
+    # UEFI has no text mode: GRUB hands over its linear framebuffer and the report is drawn there.
+    assert plat["framebuffer"]["type"] == 1 and plat["framebuffer"]["bpp"] in (15, 16, 24, 32)
+    assert "screen: framebuffer" in log.text
 
 
 def test_host_cpu_under_kvm(boot):
