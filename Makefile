@@ -29,7 +29,8 @@ PORTABLE_SRCS := $(sort $(wildcard kernel/*.c kernel/pmu/*.c))
 BARE_SRCS     := $(sort $(wildcard boot/*.S kernel/bare/*.S kernel/bare/*.c))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
 KERNEL_SRCS   := $(BARE_SRCS) $(PORTABLE_SRCS) $(BENCH_SRCS)
-KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS))
+FONT_SRC      := $(BUILD)/gen/font.c
+KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS)) $(BUILD)/k/gen/font.c.o
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
@@ -57,6 +58,14 @@ $(BUILD)/k/%.c.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@$(KCC) $(KCFLAGS) -c $< -o $@
+# The framebuffer console's glyphs, from GRUB's own font (grub-common).
+$(FONT_SRC): scripts/pf2-font | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(PYTHON) scripts/pf2-font /usr/share/grub/ascii.pf2 $@
+$(BUILD)/k/gen/font.c.o: $(FONT_SRC)
+	@mkdir -p $(@D)
+	@$(KCC) $(KCFLAGS) -Ikernel/bare -c $< -o $@
+
 # Benchmarks run and print in the order their file declares them.
 $(BUILD)/k/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder
 $(BUILD)/k/%.S.o: %.S Makefile | $(DEPS_OK)
@@ -69,9 +78,21 @@ $(KERNEL): $(KERNEL_OBJS) linker.ld
 	@$(KLD) -nostdlib -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS)
 	@grub-file --is-x86-multiboot2 $@ || { echo "$@ is not multiboot2" >&2; rm -f $@; exit 1; }
 
-$(ISO): $(KERNEL) iso/grub.cfg
+# The same kernel whose multiboot2 header also asks for a framebuffer (UEFI boots).
+KERNEL_FB := $(BUILD)/cyclekit-fb.elf
+$(BUILD)/k/boot/entry-fb.S.o: boot/entry.S Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@$(KCC) $(KASFLAGS) -DCK_FRAMEBUFFER_TAG -c $< -o $@
+$(KERNEL_FB): $(KERNEL_OBJS) $(BUILD)/k/boot/entry-fb.S.o linker.ld
+	@echo "  LD      $@"
+	@$(KLD) -nostdlib -z noexecstack -T linker.ld -o $@ \
+		$(subst $(BUILD)/k/boot/entry.S.o,$(BUILD)/k/boot/entry-fb.S.o,$(KERNEL_OBJS))
+	@grub-file --is-x86-multiboot2 $@ || { echo "$@ is not multiboot2" >&2; rm -f $@; exit 1; }
+
+$(ISO): $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 	@rm -rf $(BUILD)/isoroot && mkdir -p $(BUILD)/isoroot/boot/grub
 	cp $(KERNEL) $(BUILD)/isoroot/boot/cyclekit.elf
+	cp $(KERNEL_FB) $(BUILD)/isoroot/boot/cyclekit-fb.elf
 	cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isoroot 2>$(BUILD)/grub-mkrescue.log || { cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
 
@@ -102,7 +123,41 @@ isa-check: $(KERNEL)
 boot-tests: $(ISO)
 	$(PYTEST) -q tests/boot
 
-check: unit-tests isa-check boot-tests
+check: unit-tests isa-check boot-tests hosted-tests
+
+# --- the hosted runner (hosted/) ---
+# The same portable harness and bench/ files as a Linux user-space program in
+# ring 3: build/cyclekit-hosted. Portable and benchmark code keep the kernel's
+# flags (they are freestanding-clean); hosted/ gets ordinary hosted flags.
+# Static and not PIE: the generated benchmark code uses absolute addresses.
+# No --gc-sections: ck_options and ck_benches are found through the
+# __start_/__stop_ symbols ld provides for them.
+HOSTED_BIN    := $(BUILD)/cyclekit-hosted
+HOSTED_CC     := $(KCC)
+HOSTED_CFLAGS := -std=gnu11 -O2 -m32 -march=i586 -fno-pie -fno-omit-frame-pointer $(WARN) \
+                 -D_GNU_SOURCE -Ikernel -Ibench -MMD -MP
+HOSTED_KOBJS  := $(patsubst %,$(BUILD)/h/%.o,$(PORTABLE_SRCS) $(BENCH_SRCS))
+HOSTED_OBJS   := $(patsubst %,$(BUILD)/h/%.o,$(sort $(wildcard hosted/*.c)))
+.PHONY: hosted hosted-tests
+hosted: $(HOSTED_BIN)
+$(BUILD)/h/hosted/%.c.o: hosted/%.c Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  HCC     $<"
+	@$(HOSTED_CC) $(HOSTED_CFLAGS) -c $< -o $@
+$(BUILD)/h/%.c.o: %.c Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  HKCC    $<"
+	@$(HOSTED_CC) $(KCFLAGS) -c $< -o $@
+$(BUILD)/h/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder
+$(BUILD)/h/%.S.o: %.S Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  HAS     $<"
+	@$(HOSTED_CC) $(KASFLAGS) -c $< -o $@
+$(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
+	@echo "  HLD     $@"
+	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
+hosted-tests: hosted
+	$(PYTEST) -q tests/hosted
 
 clean:
 	rm -rf $(BUILD)

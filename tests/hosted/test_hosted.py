@@ -1,0 +1,254 @@
+"""The hosted runner (build/cyclekit-hosted): the portable harness and the
+bench/ files as a Linux program in ring 3, asserted on its parsed JSON log.
+
+No timing thresholds here: this machine's numbers go in notes, not in CI.
+Runs are cached per argument list within one pytest session.
+"""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cyclekit_log  # noqa: E402
+
+RUNNER = os.path.join(ROOT, "build", "cyclekit-hosted")
+BENCH_DIR = os.path.join(ROOT, "bench")
+
+_cache = {}
+
+
+def run(*args, timeout=300):
+    if args in _cache:
+        return _cache[args]
+    if not os.path.exists(RUNNER):
+        pytest.fail(f"{RUNNER} missing: run make hosted first")
+    proc = subprocess.run([RUNNER, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=timeout)
+    log = cyclekit_log.parse(proc.stdout)
+    log.rc = proc.returncode
+    log.stderr = proc.stderr.decode("utf-8", "replace")
+    log.args = args
+    _cache[args] = log
+    return log
+
+
+def assert_complete(log, status=0):
+    assert log.complete, f"{log.args}: {log.problems}\n{log.stderr}"
+    assert log.status == status, f"{log.args}: end status {log.status}, expected {status}"
+    assert log.rc == status, f"{log.args}: exit code {log.rc}, expected {status}\n{log.stderr}"
+
+
+RECORD = re.compile(r"static const struct bench ck_bench_\w+ [^=]*= \{")
+STRINGS = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _initializer_end(text, start):
+    """Index just past the brace closing the one at text[start]."""
+    depth, i = 0, start
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i += 1
+            while text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unbalanced benchmark record")
+
+
+def _preprocess(path):
+    """bench/*.c through the C preprocessor: names built by helper macros
+    ("lat/" "add", #x) become plain literals, so the records can be read."""
+    for cc in (["i686-linux-gnu-gcc"], ["gcc", "-m32"], ["gcc"]):
+        try:
+            return subprocess.run(cc + ["-E", "-P", "-std=gnu11", "-ffreestanding", "-Ikernel", "-Ibench",
+                                        path], cwd=ROOT, check=True, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE).stdout.decode()
+        except (OSError, subprocess.CalledProcessError):
+            continue
+    pytest.fail(f"cannot preprocess {path}")
+
+
+_declared = None
+
+
+def declared_benchmarks():
+    """(file, name, ring0) of every benchmark record bench/*.c declares."""
+    global _declared
+    if _declared is None:
+        _declared = []
+        for fname in sorted(os.listdir(BENCH_DIR)):
+            if not fname.endswith(".c"):
+                continue
+            text = _preprocess(os.path.join("bench", fname))
+            for m in RECORD.finditer(text):
+                init = text[m.end() - 1:_initializer_end(text, m.end() - 1)]
+                name = re.match(r'\{\s*\.name\s*=\s*((?:"(?:[^"\\]|\\.)*"\s*)+)', init)
+                assert name, f"{fname}: record without a leading .name: {init[:80]}"
+                ring0 = re.search(r"\.ring0\s*=\s*(?:1|true)\b", init) is not None
+                _declared.append((fname, "".join(STRINGS.findall(name.group(1))), ring0))
+    return _declared
+
+
+def results_by_name(log):
+    return {r["name"]: r for r in log.of_type("result")}
+
+
+# ---- a full run ------------------------------------------------------------
+
+# Every benchmark, briefly: this checks the log, not the numbers. 8 MiB of
+# large memory keeps the biggest pointer chases out (they skip, with a reason).
+FULL = ("quick", "loops=20", "hostmem=8")
+
+
+@pytest.fixture(scope="module")
+def full():
+    return run(*FULL)
+
+
+def test_full_run_is_complete_and_exit_code_is_status(full):
+    assert_complete(full)
+
+
+def test_begin_record_names_the_hosted_platform_and_the_options(full):
+    begin = full.records[0]
+    assert begin["type"] == "begin"
+    assert begin["platform"] == "hosted"
+    assert begin["cmdline"] == " ".join(FULL)
+
+
+def test_platform_record_says_ring_3(full):
+    platform = full.one("platform")
+    assert platform["ring0"] is False
+    assert platform["ring"] == "ring 3 (hosted)"
+    assert platform["os"] == "Linux"
+    assert platform["big_memory_mib"] == 8  # hostmem=8
+
+
+def test_cpu_timer_and_trust_records(full):
+    cpu = full.one("cpu")
+    assert cpu["generation"] == "cpuid" and cpu["vendor_string"]
+    assert cpu["fpu"] is True
+    timer = full.one("timer")
+    assert timer["mode"] != "pit channel 2"  # no port I/O in ring 3
+    assert timer["hz"] > 0
+    assert timer["hz_source"].startswith("clock_gettime(CLOCK_MONOTONIC_RAW)")
+    trust = full.one("trust")
+    assert isinstance(trust["trusted"], bool) and trust["why"]
+
+
+def test_every_calib_benchmark_has_a_result(full):
+    names = [n for f, n, _ in declared_benchmarks() if f == "calib.c"]
+    assert "calib/add_chain" in names and "calib/empty" in names
+    results = results_by_name(full)
+    for name in names:
+        assert name in results, f"no result for {name}"
+        r = results[name]
+        assert r["time_unit"] == "tsc"
+        assert (r["samples"], r["loops"]) == (31, 20)  # quick, loops=20
+        assert r["stats"]["min"] <= r["stats"]["median"] <= r["stats"]["max"]
+
+
+def test_each_declared_benchmark_is_either_measured_or_skipped(full):
+    results = results_by_name(full)
+    skipped = {s["name"] for s in full.of_type("skip")}
+    for _, name, _ in declared_benchmarks():
+        assert (name in results) != (name in skipped), f"{name}: result and skip both/neither"
+
+
+def test_ring0_benchmarks_are_skipped_with_a_reason(full):
+    ring0 = [n for _, n, r0 in declared_benchmarks() if r0]
+    if not ring0:
+        pytest.skip("no benchmark in bench/ declares .ring0 = true yet")
+    results = results_by_name(full)
+    skips = {s["name"]: s for s in full.of_type("skip")}
+    for name in ring0:
+        assert name not in results, f"{name} ran in ring 3"
+        assert "ring 0" in skips[name]["reason"]
+
+
+def test_list_marks_ring0_benchmarks_not_runnable():
+    log = run("list")
+    assert_complete(log)
+    listed = {b["name"]: b for b in log.of_type("bench")}
+    declared = declared_benchmarks()
+    assert set(listed) == {n for _, n, _ in declared}
+    for _, name, r0 in declared:
+        if r0:
+            assert listed[name]["runnable"] is False and "ring 0" in listed[name]["reason"]
+    assert not log.of_type("result")
+
+
+# ---- faults --------------------------------------------------------------
+
+PROVOKED = {"divide by zero": ("#DE", 0), "invalid opcode (ud2)": ("#UD", 6),
+            "privileged instruction (cli)": ("#GP", 13),
+            "privileged instruction (rdmsr)": ("#GP", 13)}
+
+
+def test_selftest_catches_de_ud_and_gp():
+    log = run("selftest", "bench=calib/empty", "quick")
+    assert_complete(log)
+    cases = {r["case"]: r for r in log.of_type("selftest")}
+    for name, (mnemonic, vector) in PROVOKED.items():
+        assert cases[name]["ok"] is True, cases[name]
+        assert cases[name]["seen"] == mnemonic
+        faults = [f for f in log.of_type("fault") if f["where"] == name]
+        assert len(faults) == 1 and faults[0]["vector"] == vector
+        assert faults[0]["name"] == mnemonic
+        assert int(faults[0]["eip"], 16) != 0
+    assert cases["platform msr read"]["ok"] is True
+    assert cases["platform msr read"]["seen"] == "refused (not ring 0)"
+    # The run goes on after the self-test.
+    assert "calib/empty" in results_by_name(log)
+
+
+def test_no_selftest_records_without_the_option(full):
+    assert not full.of_type("selftest")
+    assert not full.of_type("fault")
+
+
+# ---- options -------------------------------------------------------------
+
+def test_bad_options_give_warnings_and_defaults():
+    log = run("samples=abc", "bogus=1", "warmup=9999", "bench=calib/empty", "quick")
+    assert_complete(log)
+    warnings = [n["text"] for n in log.notes(level="warn", topic="cmdline")]
+    assert any("'samples'" in w for w in warnings), warnings
+    assert any("'bogus'" in w for w in warnings), warnings
+    assert any("'warmup'" in w for w in warnings), warnings
+    results = results_by_name(log)
+    assert list(results) == ["calib/empty"]
+    assert results["calib/empty"]["samples"] == 31  # samples kept its default, quick applied
+
+
+def test_options_select_and_size_the_measurement():
+    log = run("bench=calib/add_chain", "samples=15", "unroll=4", "loops=50")
+    assert_complete(log)
+    r = results_by_name(log)
+    assert list(r) == ["calib/add_chain"]
+    assert (r["calib/add_chain"]["samples"], r["calib/add_chain"]["unroll"],
+            r["calib/add_chain"]["loops"]) == (15, 4, 50)
+
+
+def test_unmatched_selection_is_a_warning_not_a_failure():
+    log = run("bench=no/such/bench")
+    assert_complete(log)
+    assert not log.of_type("result")
+    assert log.notes(level="warn", topic="bench")
+
+
+def test_raw_option_prints_every_sample():
+    log = run("bench=calib/empty", "samples=7", "raw")
+    assert_complete(log)
+    samples = log.one("samples")
+    assert len(samples["t0"]) == len(samples["tU"]) == len(samples["t2U"]) == 7
