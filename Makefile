@@ -43,6 +43,8 @@ RUN     := $(PYTHON) scripts/run-qemu
 PYTEST  := $(PYTHON) -m pytest
 
 .PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check hosted clean deps
+# Keep the objects of chained rules (unit-test objects) between builds.
+.SECONDARY:
 
 all: iso
 iso: $(ISO)

@@ -5,26 +5,9 @@
  * faulting, which Linux does not enable for ordinary processes).
  * Method: Intel AP-485, sections on EFLAGS.AC/ID and on FPU detection. */
 #include "cpu.h"
+#include "cpu_eflags.h"
 #include "cpuid.h"
 
-static bool eflags_toggles(uint32_t mask)
-{
-    uint32_t before, after;
-    __asm__ volatile("pushfl\n\t"
-                     "pushfl\n\t"
-                     "popl %0\n\t"
-                     "movl %0, %1\n\t"
-                     "xorl %2, %1\n\t"
-                     "pushl %1\n\t"
-                     "popfl\n\t"
-                     "pushfl\n\t"
-                     "popl %1\n\t"
-                     "popfl"
-                     : "=&r"(before), "=&r"(after)
-                     : "ir"(mask)
-                     : "cc", "memory");
-    return ((before ^ after) & mask) != 0;
-}
 
 /* FNINIT then FNSTSW must give a zero status word and FNSTCW the reset
  * control word 0x037F ((cw & 0x103F) == 0x003F), as in AP-485. */
@@ -48,7 +31,7 @@ static struct cpuid_regs hosted_cpuid(uint32_t leaf, uint32_t subleaf)
 }
 
 const struct cpu_probe_ops platform_cpu_ops = {
-    .eflags_toggles = eflags_toggles,
+    .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = fpu_present,
     .cpuid = hosted_cpuid,
 };

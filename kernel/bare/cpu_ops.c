@@ -4,28 +4,9 @@
  * Method: Intel AP-485, "Intel Processor Identification and the CPUID
  * Instruction", sections on EFLAGS.AC/ID and on FPU detection. */
 #include "cpu.h"
+#include "cpu_eflags.h"
 #include "cpuid.h"
 
-/* Flip `mask` in EFLAGS and see whether it sticks. EFLAGS is restored
- * afterwards (AC and ID have no effect in ring 0, IF is preserved). */
-static bool eflags_toggles(uint32_t mask)
-{
-    uint32_t before, after;
-    __asm__ volatile("pushfl\n\t"       /* saved copy to restore */
-                     "pushfl\n\t"
-                     "popl %0\n\t"
-                     "movl %0, %1\n\t"
-                     "xorl %2, %1\n\t"
-                     "pushl %1\n\t"
-                     "popfl\n\t"
-                     "pushfl\n\t"
-                     "popl %1\n\t"
-                     "popfl"
-                     : "=&r"(before), "=&r"(after)
-                     : "ir"(mask)
-                     : "cc", "memory");
-    return ((before ^ after) & mask) != 0;
-}
 
 /* FNINIT then FNSTSW: an x87 writes a zero status word; without one the
  * preset pattern stays. FNSTCW then confirms: after FNINIT the control word
@@ -59,7 +40,7 @@ static struct cpuid_regs platform_cpuid(uint32_t leaf, uint32_t subleaf)
 }
 
 const struct cpu_probe_ops platform_cpu_ops = {
-    .eflags_toggles = eflags_toggles,
+    .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = fpu_present,
     .cpuid = platform_cpuid,
 };
