@@ -6,9 +6,11 @@ A complete log has a begin record, then records, then an end record whose
 `checksum` is FNV-1a 32 over those lines (bytes of each line, no newline).
 Anything else is truncated or corrupt, and says why.
 
-  scripts/cyclekit_log.py check LOG     exit 0 complete, 1 truncated/corrupt
-  scripts/cyclekit_log.py records LOG   the records, one JSON object a line
-  scripts/cyclekit_log.py types LOG     a count of records by type
+  scripts/cyclekit_log.py check LOG       exit 0 complete, 1 truncated/corrupt
+  scripts/cyclekit_log.py records LOG     the records, one JSON object a line
+  scripts/cyclekit_log.py types LOG       a count of records by type
+  scripts/cyclekit_log.py table LOG       results and skips as a table (tab-separated with --tsv)
+  scripts/cyclekit_log.py compare A B     per benchmark: cycles (else ticks) in A and B, and B/A
 """
 import json
 import sys
@@ -100,14 +102,64 @@ def parse_file(path) -> Log:
         return parse(f.read())
 
 
+def value(result):
+    """(number, unit) of a result: core cycles when known, else ticks."""
+    if result.get("cycles") is not None:
+        return result["cycles"], "c" if result.get("cycles_unit", "").startswith("exact") else "~c"
+    return result["ticks"], "t"
+
+
+def table(log, tsv=False):
+    rows = [("benchmark", "ticks", "cycles", "unit", "expected", "verdict")]
+    for r in log.records:
+        if r["type"] == "result":
+            exp = r.get("expect")
+            rows.append((r["name"], f'{r["ticks"]:.2f}',
+                         "-" if r.get("cycles") is None else f'{r["cycles"]:.2f}', r.get("cycles_unit", ""),
+                         f'{exp["uarch"]} {exp["cycles"]:.2f}' if exp else "-", r["verdict"]))
+        elif r["type"] == "skip":
+            rows.append((r["name"], "-", "-", "", "-", "skipped: " + r["reason"]))
+    if tsv:
+        return "\n".join("\t".join(row) for row in rows)
+    widths = [max(len(row[i]) for row in rows[1:] + rows[:1]) for i in range(5)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5] for row in rows)
+
+
+def compare(a, b):
+    ra = {r["name"]: r for r in a.of_type("result")}
+    rb = {r["name"]: r for r in b.of_type("result")}
+    lines = [f'{"benchmark":34} {"A":>10} {"B":>10} {"B/A":>7}']
+    for name in sorted(set(ra) | set(rb)):
+        if name in ra and name in rb:
+            (va, ua), (vb, ub) = value(ra[name]), value(rb[name])
+            ratio = f"{vb / va:7.2f}" if va and ua == ub else "      -"
+            lines.append(f"{name:34} {va:9.2f}{ua[-1]} {vb:9.2f}{ub[-1]} {ratio}")
+        else:
+            lines.append(f'{name:34} {"-" if name not in ra else "%.2f" % value(ra[name])[0]:>10} '
+                         f'{"-" if name not in rb else "%.2f" % value(rb[name])[0]:>10}       -')
+    return "\n".join(lines)
+
+
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("check", "records", "types"):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) < 2 or args[0] not in ("check", "records", "types", "table", "compare") \
+            or (args[0] == "compare") != (len(args) == 3) or len(args) > 3:
         print(__doc__, file=sys.stderr)
         return 2
+    if args[0] == "compare":
+        a, b = parse_file(args[1]), parse_file(args[2])
+        for name, log in (("A", a), ("B", b)):
+            for p in log.problems:
+                print(f"{name}: incomplete: {p}", file=sys.stderr)
+        print(compare(a, b))
+        return 0 if a.complete and b.complete else 1
+    argv = [argv[0]] + args
     log = parse_file(argv[2])
     if argv[1] == "records":
         for r in log.records + ([log.end] if log.end else []):
             print(json.dumps(r))
+    elif argv[1] == "table":
+        print(table(log, tsv="--tsv" in sys.argv))
     elif argv[1] == "types":
         counts = {}
         for r in log.records:

@@ -44,3 +44,19 @@ def test_altered_record_fails_the_checksum(boot):
 
 def test_garbage_is_not_a_log():
     assert cyclekit_log.parse(b"\x1b[H GRUB loading...\n").problems == ["no begin record"]
+
+
+def test_table_and_compare(boot, tmp_path):
+    log = boot(cpu="pentium", icount=0, cmdline="bench=calib/* samples=5")
+    assert_complete(log)
+    text = cyclekit_log.table(log)
+    for r in log.of_type("result"):
+        assert r["name"] in text
+    assert "calib/alu7" in text and "7.00" in text
+    # A log against itself: every ratio is exactly 1 (the empty body has none).
+    lines = cyclekit_log.compare(log, log).splitlines()[1:]
+    assert len(lines) == len(log.of_type("result"))
+    for line in lines:
+        name, a, b, ratio = line.split()
+        assert a == b
+        assert ratio == ("-" if name == "calib/empty" else "1.00"), line
