@@ -347,9 +347,9 @@ void suite_list(const struct platform *p)
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         char why[160];
         const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
-        report_text("  %-34s %s\n", b->name, b->desc);
+        report_text("  %-31s %s\n", b->name, b->desc);
         if (unmet)
-            report_text("  %-34s (cannot run here: %s)\n", "", unmet);
+            report_text("  %-31s (cannot run here: %s)\n", "", unmet);
         rec_open("bench");
         rec_str("name", b->name);
         rec_str("desc", b->desc);
@@ -387,10 +387,9 @@ int suite_run(const struct platform *p)
             counters_finish();
         return status;
     }
-    report_text("\n== Benchmarks == (per body: ticks, core cycles [c exact, ~ estimated], ns; "
-                "U=%u L=%u S=%u)\n", (unsigned)cfg.unroll, (unsigned)cfg.loops, (unsigned)cfg.samples);
-    report_text("  %-34s %9s %10s %9s  %-16s %s\n", "benchmark", "ticks", "cycles", "ns", "expected",
-                "verdict");
+    report_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
+                "U=%u L=%u S=%u\n", (unsigned)cfg.unroll, (unsigned)cfg.loops, (unsigned)cfg.samples);
+    report_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
     unsigned ran = 0;
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         if (!selected(b->name))
