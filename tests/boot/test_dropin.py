@@ -1,14 +1,19 @@
 """Adding a benchmark is dropping a file into bench/: nothing else is edited.
 
-In a copy of the source tree (the real one is never touched), write one new
-file bench/zz_dropin_test.c, run `make`, boot the copy's ISO and find the
-new benchmark's result. Under -icount shift=0 its two instructions measure
+In a copy of the source tree (the real one is never touched), write new
+files into bench/, run `make`, boot the copy's ISO and find the new
+benchmarks' records. Under -icount shift=0 the two-instruction body measures
 exactly 2 ticks, so the record is the new body's, not something else's.
+
+The same copy carries benchmarks that fault (#UD, #GP) between two good
+ones: each fault is reported with where it happened and the suite goes on.
 """
 import os
 import shutil
 import subprocess
 import sys
+
+import pytest
 
 from conftest import ROOT, assert_complete
 
@@ -22,6 +27,17 @@ SOURCE = """\
 BENCH("zz/dropin", "two independent ADDs, added by dropping this file in bench/",
       "addl $1, %eax \\n addl $1, %ecx", .insns = 2);
 """
+FAULT_FILE = "bench/zz_fault_test.c"
+FAULT_SOURCE = """\
+/* Written by tests/boot/test_dropin.py: benchmarks that fault on purpose. */
+#include "bench.h"
+
+BENCH("zz/fault/before", "a good benchmark before the faulting ones", "addl $1, %eax");
+BENCH("zz/fault/ud2", "an invalid opcode in the body", "ud2");
+BENCH("zz/fault/gp", "a bad segment selector in the body", "movw $0x0ff8, %ax \\n movw %ax, %fs",
+      .ring0 = true);
+BENCH("zz/fault/after", "a good benchmark after them", "addl $1, %ecx \\n addl $1, %edx");
+"""
 SKIP_DIRS = {"build", ".git", "__pycache__", ".pytest_cache"}
 
 
@@ -30,26 +46,38 @@ def copy_tree(dst):
                     ignore=lambda d, names: [n for n in names if n in SKIP_DIRS])
 
 
-def test_new_bench_file_appears_in_the_next_run(tmp_path):
-    tree = tmp_path / "cyclekit"
+@pytest.fixture(scope="module")
+def dropin_iso(tmp_path_factory):
+    """The copied tree with the new files, built once."""
+    tmp = tmp_path_factory.mktemp("dropin")
+    tree = tmp / "cyclekit"
     copy_tree(tree)
-    assert not os.path.exists(os.path.join(ROOT, NEW_FILE))
+    for name in (NEW_FILE, FAULT_FILE):
+        assert not os.path.exists(os.path.join(ROOT, name))
     (tree / NEW_FILE).write_text(SOURCE)
-
+    (tree / FAULT_FILE).write_text(FAULT_SOURCE)
     build = subprocess.run(["make", "-j4", "iso"], cwd=tree, stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
     assert build.returncode == 0, build.stdout.decode("utf-8", "replace")[-4000:]
     iso = tree / "build" / "cyclekit.iso"
     assert iso.exists()
+    return iso
 
+
+def boot_copy(iso, tmp_path, cmdline):
     log_path = tmp_path / "dropin.log"
     run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "run-qemu"), "--iso", str(iso),
                           "--quiet", "--log", str(log_path), "--cpu", "max", "--icount", "0",
-                          "--timeout", "120", "--cmdline", "bench=zz/* samples=5"],
+                          "--timeout", "120", "--cmdline", cmdline],
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          timeout=180)
     log = cyclekit_log.parse_file(str(log_path))
     log.rc, log.path, log.stderr = run.returncode, str(log_path), run.stderr.decode("utf-8", "replace")
+    return log
+
+
+def test_new_bench_file_appears_in_the_next_run(dropin_iso, tmp_path):
+    log = boot_copy(dropin_iso, tmp_path, "bench=zz/dropin samples=5")
     assert_complete(log)
     results = log.of_type("result")
     assert [r["name"] for r in results] == ["zz/dropin"]
@@ -59,3 +87,19 @@ def test_new_bench_file_appears_in_the_next_run(tmp_path):
 
     # The real tree never saw the file.
     assert not os.path.exists(os.path.join(ROOT, NEW_FILE))
+
+
+def test_a_faulting_benchmark_is_reported_and_the_suite_goes_on(dropin_iso, tmp_path):
+    log = boot_copy(dropin_iso, tmp_path, "bench=zz/fault/* samples=5")
+    assert_complete(log, status=2)  # complete, a benchmark faulted
+    faults = {f["where"]: f for f in log.of_type("fault")}
+    assert set(faults) == {"benchmark zz/fault/ud2", "benchmark zz/fault/gp"}
+    assert faults["benchmark zz/fault/ud2"]["vector"] == 6
+    assert faults["benchmark zz/fault/gp"]["vector"] == 13
+    assert faults["benchmark zz/fault/gp"]["error_code"] == "0xff8"
+    errors = [n["text"] for n in log.notes(level="error", topic="fault")]
+    assert len(errors) == 2 and all("the suite goes on" in t for t in errors)
+    results = {r["name"]: r for r in log.of_type("result")}
+    assert set(results) == {"zz/fault/before", "zz/fault/after"}
+    assert results["zz/fault/before"]["ticks"] == 1.0
+    assert results["zz/fault/after"]["ticks"] == 2.0
