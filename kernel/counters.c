@@ -26,21 +26,9 @@ static void proof_loop(void *arg)
 
 static void parse_events(void)
 {
-    const char *p = opt_events;
     char word[48];
     counters.nchosen = 0;
-    while (*p) {
-        size_t n = 0;
-        while (*p && *p != ',') {
-            if (n + 1 < sizeof word)
-                word[n++] = *p;
-            p++;
-        }
-        word[n] = '\0';
-        if (*p == ',')
-            p++;
-        if (!n)
-            continue;
+    for (const char *p = opt_events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
         if (counters.nchosen == COUNTERS_EVENTS_MAX) {
             report_note("warn", "events", "more than %d events: '%s' and later ignored",
                         COUNTERS_EVENTS_MAX, word);

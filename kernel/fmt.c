@@ -241,6 +241,18 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
     return n;
 }
 
+int kfixed(char *buf, size_t size, int64_t scaled, unsigned decimals)
+{
+    uint64_t mag = scaled < 0 ? (uint64_t)0 - (uint64_t)scaled : (uint64_t)scaled;
+    uint64_t unit = 1;
+    for (unsigned i = 0; i < decimals; i++)
+        unit *= 10;
+    if (!decimals)
+        return ksnprintf(buf, size, "%s%llu", scaled < 0 ? "-" : "", (unsigned long long)mag);
+    return ksnprintf(buf, size, "%s%llu.%0*llu", scaled < 0 ? "-" : "", (unsigned long long)(mag / unit),
+                     (int)decimals, (unsigned long long)(mag % unit));
+}
+
 void kvprintf_to(int channel, const char *fmt, va_list ap)
 {
     struct sink s = { .channel = channel };

@@ -5,12 +5,17 @@
 #define CK_FMT_H
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Like vsnprintf: returns the length the full output would have. */
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 int ksnprintf(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* A fixed-point number: scaled / 10^decimals with exactly `decimals`
+ * digits after the point ("-0.07" from -7, 2). Returns like ksnprintf. */
+int kfixed(char *buf, size_t size, int64_t scaled, unsigned decimals);
 
 /* Formats straight to a channel of out.h, with no length limit. */
 void kvprintf_to(int channel, const char *fmt, va_list ap)

@@ -71,6 +71,30 @@ size_t kstrlcpy(char *dst, const char *src, size_t size)
     return len;
 }
 
+static int is_sep(char c, const char *seps)
+{
+    for (; *seps; seps++)
+        if (c == *seps)
+            return 1;
+    return 0;
+}
+
+const char *kword(const char *p, const char *seps, char *word, size_t size)
+{
+    while (*p && is_sep(*p, seps))
+        p++;
+    if (!*p)
+        return NULL;
+    size_t n = 0;
+    while (*p && !is_sep(*p, seps)) {
+        if (n + 1 < size)
+            word[n++] = *p;
+        p++;
+    }
+    word[n] = '\0';
+    return p;
+}
+
 /* Iterative glob: remembers the last '*' and retries from there, so it
  * never recurses and stays linear-ish on the short names it is used for. */
 int kglob(const char *pattern, const char *text)

@@ -141,11 +141,7 @@ static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
     m->value_x100 = per_iter(m->diff.median_x100, iters);
     m->min_x100 = per_iter(m->diff.min * 100, iters);
     /* Cross-check: the body against the empty body, same loop, same reads. */
-    for (uint32_t s = 0; s < n; s++)
-        diffs[s] = t_u[s] >= t_empty[s] ? t_u[s] - t_empty[s] : 0;
-    struct stats empty;
-    stats_compute(diffs, n, scratch, &empty);
-    m->empty_x100 = per_iter(empty.median_x100, iters);
+    m->empty_x100 = per_iter(median_of_differences(t_empty, t_u, n), iters);
     m->methods_agree = close_enough(m->value_x100, m->empty_x100);
 }
 

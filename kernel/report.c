@@ -150,16 +150,10 @@ void rec_hex(const char *key, uint64_t value)
 
 void rec_fixed(const char *key, int64_t scaled, unsigned decimals)
 {
+    char buf[48];
     begin_value(key);
-    uint64_t mag = scaled < 0 ? (uint64_t)0 - (uint64_t)scaled : (uint64_t)scaled;
-    uint64_t unit = 1;
-    for (unsigned i = 0; i < decimals; i++)
-        unit *= 10;
-    if (scaled < 0)
-        emit("-", 1);
-    emitf("%llu", (unsigned long long)(mag / unit));
-    if (decimals)
-        emitf(".%0*llu", (int)decimals, (unsigned long long)(mag % unit));
+    int n = kfixed(buf, sizeof buf, scaled, decimals);
+    emit(buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 void rec_bool(const char *key, bool value)

@@ -20,7 +20,5 @@ struct event_counts {
 
 void report_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec);
 void report_skip(const char *name, const char *reason);
-/* "-1.05" from -105. */
-void fixed_text(char *buf, size_t size, int64_t x100);
 
 #endif

@@ -42,13 +42,6 @@ static const char *verdict(const struct bench_expect *e, bool have_cycles, int64
     return (d < 0 ? -d : d) <= tol ? "ok" : "off";
 }
 
-void fixed_text(char *buf, size_t size, int64_t x100)
-{
-    uint64_t mag = x100 < 0 ? (uint64_t)-x100 : (uint64_t)x100;
-    ksnprintf(buf, size, "%s%llu.%02llu", x100 < 0 ? "-" : "", (unsigned long long)(mag / 100),
-              (unsigned long long)(mag % 100));
-}
-
 static void stats_object(const char *key, const struct stats *st, uint64_t iters)
 {
     rec_obj_open(key);
@@ -76,7 +69,7 @@ static void report_histogram(const struct measurement *m, uint64_t iters)
     rec_arr_open("histogram");
     for (uint32_t i = 0; i < used; i++) {
         char from[24];
-        fixed_text(from, sizeof from, (int64_t)stats_div_round((lo + i * width) * 100, iters));
+        kfixed(from, sizeof from, (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
         report_text("      %10s | %5u ", from, (unsigned)bins[i]);
         for (uint32_t k = 0; k < bins[i] * 40 / m->samples; k++)
             report_text("#");
@@ -119,7 +112,7 @@ static void report_events(const struct event_counts *ec)
         } else {
             rec_fixed("per_body", ec->x100[i], 2);
             char v[24];
-            fixed_text(v, sizeof v, ec->x100[i]);
+            kfixed(v, sizeof v, ec->x100[i], 2);
             report_text("  %-31s   %s: %s per body\n", "", ec->names[i], v);
         }
         rec_obj_close();
@@ -140,6 +133,7 @@ void report_result(const struct bench *b, const struct measurement *m, const str
         cycles = ec->x100[ec->cycles_index];
     else if (trust.cycles_exact || !(alongside = measure_ref_cycles_x100(m, &cycles)))
         have_cycles = trust_cycles_x100(m->value_x100, &cycles);
+    bool exact = counted_cycles || trust.cycles_exact;
     const char *cycles_unit = !have_cycles ? "unknown" : counted_cycles ? "exact (counter)"
                             : trust.cycles_exact ? "exact" : "estimate";
     bool have_ns = timer.hz != 0;
@@ -149,27 +143,24 @@ void report_result(const struct bench *b, const struct measurement *m, const str
     const struct bench_expect *e = expectation(b);
     const char *v = verdict(e, have_cycles, cycles);
 
-    char t[24], c[24] = "-", n[24] = "-", ex[32] = "-";
-    fixed_text(t, sizeof t, m->value_x100);
+    char t[24], c[24] = "-", ex[32] = "-";
+    kfixed(t, sizeof t, m->value_x100, 2);
     if (have_cycles)
-        fixed_text(c, sizeof c, cycles);
-    if (have_ns)
-        fixed_text(n, sizeof n, ns);
+        kfixed(c, sizeof c, cycles, 2);
     if (e) {
         char ev[24];
-        fixed_text(ev, sizeof ev, e->x100);
+        kfixed(ev, sizeof ev, e->x100, 2);
         ksnprintf(ex, sizeof ex, "%s %s", uarch_name(e->uarch), ev);
     }
     char disagree[48] = "";
     if (!m->methods_agree) {
         char empty[24];
-        fixed_text(empty, sizeof empty, m->empty_x100);
+        kfixed(empty, sizeof empty, m->empty_x100, 2);
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
     }
     /* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
-    (void)n;
     report_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", b->name, t, c,
-                have_cycles ? (cycles_unit[0] == 'e' && cycles_unit[1] == 'x' ? "c" : "~") : " ", ex,
+                have_cycles ? (exact ? "c" : "~") : " ", ex,
                 e ? v : "-", disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
 
     rec_open("result");

@@ -2,8 +2,7 @@
  * measure, benchmarks), report. Every phase runs under a guard, so a fault
  * is reported with where it happened and the log is still closed properly. */
 #include "cpu.h"
-#include "fault.h"
-#include "guard.h"
+#include "guarded_step.h"
 #include "option.h"
 #include "platform.h"
 #include "report.h"
@@ -16,19 +15,10 @@ OPTION_BOOL(selftest, "selftest", false,
 
 static void call(void *fn) { ((void (*)(void))fn)(); }
 
-/* Runs fn under a guard; a fault becomes a report and a worse status. */
-static int phase(const char *name, void (*fn)(void))
+/* A kernel phase: a fault is reported and the run goes on without it. */
+static int phase(const struct platform *p, const char *name, void (*fn)(void))
 {
-    struct fault_info info;
-    if (!fn)
-        return STATUS_OK;
-    int code = guard_run(call, (void *)fn, &info);
-    if (!code)
-        return STATUS_OK;
-    fault_report(name, &info);
-    report_note("error", "fault", "phase '%s' faulted (%s); the run goes on without it", name,
-                fault_name(FAULT_VECTOR(code)));
-    return STATUS_KERNEL_FAULT;
+    return fn ? guarded_step(p, name, call, (void *)fn, STATUS_KERNEL_FAULT) : STATUS_OK;
 }
 
 int run_suite(const struct platform *p)
@@ -43,9 +33,9 @@ int run_suite(const struct platform *p)
     if (opt_help)
         options_print_help();
 
-    status = status_worst(status, phase("cpu identification", cpu_probe));
-    status = status_worst(status, phase("cpu setup", p->after_cpu_probe));
-    status = status_worst(status, phase("cpu report", cpu_report));
+    status = status_worst(status, phase(p, "cpu identification", cpu_probe));
+    status = status_worst(status, phase(p, "cpu setup", p->after_cpu_probe));
+    status = status_worst(status, phase(p, "cpu report", cpu_report));
 
     if (opt_selftest && p->selftest)
         status = status_worst(status, p->selftest());

@@ -3,9 +3,8 @@
 #include "bench_registry.h"
 #include "counters.h"
 #include "cpu.h"
-#include "fault.h"
 #include "fmt.h"
-#include "guard.h"
+#include "guarded_step.h"
 #include "kstring.h"
 #include "measure.h"
 #include "msr.h"
@@ -39,21 +38,10 @@ static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
 
 static bool selected(const char *name)
 {
-    const char *p = opt_select;
     char glob[64];
-    while (*p) {
-        size_t n = 0;
-        while (*p && *p != ',') {
-            if (n + 1 < sizeof glob)
-                glob[n++] = *p;
-            p++;
-        }
-        glob[n] = '\0';
-        if (*p == ',')
-            p++;
-        if (n && kglob(glob, name))
+    for (const char *p = opt_select; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
+        if (kglob(glob, name))
             return true;
-    }
     return false;
 }
 
@@ -107,20 +95,11 @@ static void choose_events(const struct bench *b, struct event_counts *ec)
         for (unsigned i = 0; i < counters.nchosen; i++)
             add_event(ec, &counters.chosen[i]);
     } else if (b->events) {
-        const char *p = b->events;
         char word[48];
-        while (*p && ec->n < COUNTERS_EVENTS_MAX) {
-            size_t n = 0;
-            while (*p == ' ' || *p == ',')
-                p++;
-            while (*p && *p != ' ' && *p != ',') {
-                if (n + 1 < sizeof word)
-                    word[n++] = *p;
-                p++;
-            }
-            word[n] = '\0';
+        const char *p = b->events;
+        while (ec->n < COUNTERS_EVENTS_MAX && (p = kword(p, " ,", word, sizeof word)) != NULL) {
             struct pmu_eventsel sel;
-            if (n && pmu_event_parse(&counters.drv, word, &sel) == 0)
+            if (pmu_event_parse(&counters.drv, word, &sel) == 0)
                 add_event(ec, &sel);
         }
     }
@@ -194,22 +173,15 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     static struct event_counts ec;
     choose_events(b, &ec);
     struct guarded_measure g = { b, cfg, &ctx, &m, &ec };
-    struct fault_info info;
+    char where[96];
+    ksnprintf(where, sizeof where, "benchmark %s", b->name);
     uint64_t smi_before = 0, smi_after = 0;
     bool smi = smi_count(&smi_before);
-    int code = guard_run(guarded_measure, &g, &info);
+    int status = guarded_step(p, where, guarded_measure, &g, STATUS_BENCH_FAULT);
     m.smi_known = smi && smi_count(&smi_after);
     m.smis = m.smi_known ? (smi_after - smi_before) & 0xffffffffu : 0;
-    if (code) {
-        if (p->after_fault)
-            p->after_fault();
-        char where[96];
-        ksnprintf(where, sizeof where, "benchmark %s", b->name);
-        fault_report(where, &info);
-        report_note("error", "fault", "benchmark %s faulted (%s) and was aborted; the suite goes on",
-                    b->name, fault_name(FAULT_VECTOR(code)));
-        return STATUS_BENCH_FAULT;
-    }
+    if (status)
+        return status;
     if (uses_fpu(b) && p->after_fault) /* leave the x87 stack empty for the next one */
         p->after_fault();
     if (m.failed) {
@@ -274,14 +246,9 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
         job.ev[job.n] = e;
         job.sel[job.n++] = pmu_eventsel_of(e);
     }
-    struct fault_info info;
-    int code = guard_run(guarded_sweep, &job, &info);
-    if (code) {
-        if (p->after_fault)
-            p->after_fault();
-        fault_report("event sweep", &info);
-        return STATUS_BENCH_FAULT;
-    }
+    int status = guarded_step(p, "event sweep", guarded_sweep, &job, STATUS_BENCH_FAULT);
+    if (status)
+        return status;
     report_text("\n== Event sweep: %s (%s driver, %u events in %u passes, per body) ==\n", b->name,
                 counters.drv.name, job.n, job.passes);
     rec_open("sweep");
@@ -292,7 +259,7 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
     for (unsigned i = 0; i < job.n; i++) {
         char v[24] = "-";
         if (!job.err[i])
-            fixed_text(v, sizeof v, job.x100[i]);
+            kfixed(v, sizeof v, job.x100[i], 2);
         report_text("  %-40s %12s  %s\n", job.ev[i]->name, v, job.ev[i]->desc);
         rec_obj_open(NULL);
         rec_str("event", job.ev[i]->name);
@@ -327,20 +294,6 @@ static void init_timing(void *arg)
     trust_check(t->cfg, t->ctx);
 }
 
-/* A fault here is reported and the run goes on without this phase. */
-static int guarded_phase(const struct platform *p, const char *name, guarded_fn fn, void *arg)
-{
-    struct fault_info info;
-    int code = guard_run(fn, arg, &info);
-    if (!code)
-        return STATUS_OK;
-    if (p->after_fault)
-        p->after_fault();
-    fault_report(name, &info);
-    report_note("error", "fault", "%s faulted (%s)", name, fault_name(FAULT_VECTOR(code)));
-    return STATUS_KERNEL_FAULT;
-}
-
 void suite_list(const struct platform *p)
 {
     report_text("\n== Benchmarks (%u) ==\n", bench_count());
@@ -372,11 +325,11 @@ int suite_run(const struct platform *p)
     report_text("\n== Counters ==\n");
     kmemset(&counters, 0, sizeof counters);
     if (opt_pmu)
-        status = status_worst(status, guarded_phase(p, "performance counters", init_counters, NULL));
+        status = status_worst(status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
     else
         report_text("  not used (pmu=off)\n");
     struct timing_setup setup = { p, &cfg, &ctx };
-    int timing = guarded_phase(p, "timer and trust check", init_timing, &setup);
+    int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
     if (timing) {
         report_note("error", "timer", "no time base: the benchmarks cannot run");
         return status_worst(status, timing);

@@ -29,16 +29,8 @@ static void mask_nmi_at_cmos(void)
     outb(0x70, 0x80 | (inb(0x70) & 0x7f));
 }
 
-static void mask_pics(void)
-{
-    outb(0x21, 0xff);
-    outb(0xa1, 0xff);
-}
-
 void interrupts_quiesce(void)
 {
-    __asm__ volatile("cli");
-    mask_pics();
     mask_nmi_at_cmos();
     if (!cpu_has(cpu, FEAT_APIC)) {
         report_text("interrupts: IF=0, 8259 PICs masked, NMI masked at CMOS; no local APIC\n");

@@ -3,6 +3,7 @@
 #include "boot_info.h"
 #include "console.h"
 #include "cpu_setup.h"
+#include "memory.h"
 #include "fwcfg.h"
 #include "idt.h"
 #include "kstring.h"

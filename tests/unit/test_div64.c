@@ -68,6 +68,20 @@ static void glob(void **state)
     assert_false(kglob("a*b*c", "aXXbYY"));
 }
 
+static void words(void **state)
+{
+    (void)state;
+    char w[6];
+    const char *p = kword(",,p5/*,, lat/add ,", ", ", w, sizeof w);
+    assert_non_null(p);
+    assert_string_equal(w, "p5/*");
+    p = kword(p, ", ", w, sizeof w);
+    assert_string_equal(w, "lat/a"); /* truncated to size - 1, the rest consumed */
+    assert_string_equal(p, " ,");
+    assert_null(kword(p, ", ", w, sizeof w));
+    assert_null(kword("", ",", w, sizeof w));
+}
+
 static void strings(void **state)
 {
     (void)state;
@@ -86,6 +100,7 @@ int main(void)
         cmocka_unit_test(pseudo_random_cases),
         cmocka_unit_test(divide_by_zero_never_traps),
         cmocka_unit_test(glob),
+        cmocka_unit_test(words),
         cmocka_unit_test(strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,6 +81,22 @@ static void truncation(void **state)
     assert_int_equal(ksnprintf(NULL, 0, "%d", 12345), 5);
 }
 
+static void fixed_point(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_int_equal(kfixed(buf, sizeof buf, 305, 2), 4);
+    assert_string_equal(buf, "3.05");
+    kfixed(buf, sizeof buf, -7, 2);
+    assert_string_equal(buf, "-0.07");
+    kfixed(buf, sizeof buf, 42, 0);
+    assert_string_equal(buf, "42");
+    kfixed(buf, sizeof buf, -1234567, 3);
+    assert_string_equal(buf, "-1234.567");
+    kfixed(buf, sizeof buf, INT64_MIN, 2);
+    assert_string_equal(buf, "-92233720368547758.08");
+}
+
 static void stream_to_channel(void **state)
 {
     (void)state;
@@ -104,6 +120,7 @@ int main(void)
         cmocka_unit_test(strings_and_chars),
         cmocka_unit_test(unknown_conversion),
         cmocka_unit_test(truncation),
+        cmocka_unit_test(fixed_point),
         cmocka_unit_test(stream_to_channel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

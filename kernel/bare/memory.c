@@ -1,0 +1,28 @@
+/* Memory for the mem/ benchmarks, from the multiboot2 memory map: nothing
+ * allocates above the kernel image, so the largest usable range is free. */
+#include <stdint.h>
+#include "boot_info.h"
+#include "memory.h"
+
+void bare_big_memory(uint8_t **base, uint64_t *size)
+{
+    /* The largest usable range above the kernel image, below 4 GiB. */
+    extern char __kernel_end[];
+    uint64_t floor = ((uint64_t)(uintptr_t)__kernel_end + 0xfffff) & ~0xfffffull;
+    uint64_t best_base = 0, best_len = 0;
+    for (unsigned i = 0; i < boot_info.nmmap; i++) {
+        const struct mem_range *r = &boot_info.mmap[i];
+        if (r->type != MEM_USABLE)
+            continue;
+        uint64_t lo = r->base < floor ? floor : r->base;
+        uint64_t hi = r->base + r->length;
+        if (hi > 0x100000000ull)
+            hi = 0x100000000ull;
+        if (hi > lo && hi - lo > best_len) {
+            best_base = lo;
+            best_len = hi - lo;
+        }
+    }
+    *base = (uint8_t *)(uintptr_t)best_base;
+    *size = best_len;
+}

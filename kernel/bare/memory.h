@@ -1,0 +1,8 @@
+#ifndef CK_BARE_MEMORY_H
+#define CK_BARE_MEMORY_H
+#include <stdint.h>
+
+/* The largest usable range above the kernel image, below 4 GiB. */
+void bare_big_memory(uint8_t **base, uint64_t *size);
+
+#endif
