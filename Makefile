@@ -21,12 +21,17 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 KCFLAGS := -std=gnu11 -O2 -m32 -march=i586 -mtune=pentium -mgeneral-regs-only \
            -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
            -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
-           -fno-strict-aliasing -fno-common $(WARN) -Ikernel -Ibench -MMD -MP
+           -fno-strict-aliasing -fno-common $(WARN) -Ikernel -MMD -MP
 KASFLAGS := -m32 -march=i586 -Ikernel -MMD -MP
-HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Ibench -Itests/unit/support -DCK_HOST_TEST -MMD -MP
+HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/unit/support -DCK_HOST_TEST -MMD -MP
 
-PORTABLE_SRCS := $(sort $(wildcard kernel/*.c kernel/pmu/*.c))
-BARE_SRCS     := $(sort $(wildcard boot/*.S kernel/bare/*.S kernel/bare/*.c))
+# The tree is the architecture: kernel/platform/{bare,hosted} are the two
+# platforms, everything else in kernel/ is portable (also built into the host
+# unit tests and the hosted runner).
+BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report
+PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c)))
+BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
 KERNEL_SRCS   := $(BARE_SRCS) $(PORTABLE_SRCS) $(BENCH_SRCS)
 FONT_SRC      := $(BUILD)/gen/font.c
@@ -66,10 +71,11 @@ $(FONT_SRC): scripts/pf2-font | $(DEPS_OK)
 	$(PYTHON) scripts/pf2-font /usr/share/grub/ascii.pf2 $@
 $(BUILD)/k/gen/font.c.o: $(FONT_SRC)
 	@mkdir -p $(@D)
-	@$(KCC) $(KCFLAGS) -Ikernel/bare -c $< -o $@
+	@$(KCC) $(KCFLAGS) -Ikernel/platform/bare/console -c $< -o $@
 
-# Benchmarks run and print in the order their file declares them.
-$(BUILD)/k/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder
+# Benchmarks run and print in the order their file declares them; a
+# benchmark file sees the harness's public header (bench.h) and nothing else.
+$(BUILD)/k/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
 $(BUILD)/k/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
@@ -127,7 +133,7 @@ boot-tests: $(ISO)
 
 check: unit-tests isa-check boot-tests hosted-tests
 
-# --- the hosted runner (hosted/) ---
+# --- the hosted runner (kernel/platform/hosted/) ---
 # The same portable harness and bench/ files as a Linux user-space program in
 # ring 3: build/cyclekit-hosted. Portable and benchmark code keep the kernel's
 # flags (they are freestanding-clean); hosted/ gets ordinary hosted flags.
@@ -137,12 +143,12 @@ check: unit-tests isa-check boot-tests hosted-tests
 HOSTED_BIN    := $(BUILD)/cyclekit-hosted
 HOSTED_CC     := $(KCC)
 HOSTED_CFLAGS := -std=gnu11 -O2 -m32 -march=i586 -fno-pie -fno-omit-frame-pointer $(WARN) \
-                 -D_GNU_SOURCE -Ikernel -Ibench -MMD -MP
+                 -D_GNU_SOURCE -Ikernel -MMD -MP
 HOSTED_KOBJS  := $(patsubst %,$(BUILD)/h/%.o,$(PORTABLE_SRCS) $(BENCH_SRCS))
-HOSTED_OBJS   := $(patsubst %,$(BUILD)/h/%.o,$(sort $(wildcard hosted/*.c)))
+HOSTED_OBJS   := $(patsubst %,$(BUILD)/h/%.o,$(sort $(wildcard kernel/platform/hosted/*.c)))
 .PHONY: hosted hosted-tests
 hosted: $(HOSTED_BIN)
-$(BUILD)/h/hosted/%.c.o: hosted/%.c Makefile | $(DEPS_OK)
+$(BUILD)/h/kernel/platform/hosted/%.c.o: kernel/platform/hosted/%.c Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  HCC     $<"
 	@$(HOSTED_CC) $(HOSTED_CFLAGS) -c $< -o $@
@@ -150,7 +156,7 @@ $(BUILD)/h/%.c.o: %.c Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  HKCC    $<"
 	@$(HOSTED_CC) $(KCFLAGS) -c $< -o $@
-$(BUILD)/h/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder
+$(BUILD)/h/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
 $(BUILD)/h/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  HAS     $<"

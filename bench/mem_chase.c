@@ -20,7 +20,7 @@
  * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt, see
  * ../shared/reference/p5-timing.md). */
 #include "bench.h"
-#include "fmt.h"
+#include "lib/fmt.h"
 
 #define CHASE_LINE 64u
 

@@ -18,10 +18,10 @@
  * "Performance counters"): P5 CTR0 0x12; P6 and Intel architectural
  * perfmon IA32_PMC0 0xC1; AMD K7 and later PerfCtr0 0xC0010004. */
 #include "bench.h"
-#include "fault.h"
-#include "fmt.h"
-#include "guard.h"
-#include "msr.h"
+#include "platform/fault.h"
+#include "lib/fmt.h"
+#include "platform/guard.h"
+#include "platform/msr.h"
 
 #define MSR_TSC 0x10u
 #define MSR_APIC_BASE 0x1Bu

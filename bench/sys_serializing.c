@@ -17,7 +17,7 @@
  * (a clock on the P5) is part of each body. Under a hypervisor CPUID exits to
  * it, so virtualized numbers are far above the bare-metal ones. */
 #include "bench.h"
-#include "fmt.h"
+#include "lib/fmt.h"
 
 /* CPUID exists and the leaf is within its range; otherwise a reason. */
 static const char *cpuid_leaf_ok(uint32_t leaf)

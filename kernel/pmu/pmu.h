@@ -22,8 +22,8 @@
 #define CK_PMU_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpu.h"
-#include "msr.h"
+#include "cpu/cpu.h"
+#include "platform/msr.h"
 
 enum pmu_kind { PMU_NONE, PMU_P5, PMU_P6, PMU_ARCH, PMU_AMD };
 

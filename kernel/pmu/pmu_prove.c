@@ -1,6 +1,6 @@
 /* Run known code under the counters and judge whether they count. */
 #include "pmu_prove.h"
-#include "kstring.h"
+#include "lib/kstring.h"
 
 const char *pmu_reason_text(enum pmu_reason r)
 {

@@ -2,7 +2,7 @@
  * choice can be checked on the host against recorded CPUs. The choice is
  * only a hypothesis; pmu_prove() decides whether the counters count. */
 #include "pmu.h"
-#include "kstring.h"
+#include "lib/kstring.h"
 
 /* P6-core models without architectural perfmon: Pentium Pro (1), Pentium II
  * (3, 5), Celeron (6), Pentium III (7, 8, 0xA, 0xB), Pentium M (9, 0xD).

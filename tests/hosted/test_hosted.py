@@ -70,7 +70,7 @@ def _preprocess(path):
     ("lat/" "add", #x) become plain literals, so the records can be read."""
     for cc in (["i686-linux-gnu-gcc"], ["gcc", "-m32"], ["gcc"]):
         try:
-            return subprocess.run(cc + ["-E", "-P", "-std=gnu11", "-ffreestanding", "-Ikernel", "-Ibench",
+            return subprocess.run(cc + ["-E", "-P", "-std=gnu11", "-ffreestanding", "-Ikernel", "-Ikernel/harness",
                                         path], cwd=ROOT, check=True, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE).stdout.decode()
         except (OSError, subprocess.CalledProcessError):

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "counters.h"
+#include "pmu/counters.h"
 #include "msr_sim.h"
 
 #define LOOPS 10

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cpu.h"
+#include "cpu/cpu.h"
 #include "cpu_dumps/dump.h"
 #include "cpu_dumps/intel_p54c_525.h"
 #include "cpu_dumps/intel_p55c_582.h"

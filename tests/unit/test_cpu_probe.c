@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cpu.h"
+#include "cpu/cpu.h"
 #include "cpu_dumps/dump.h"
 
 static struct cpu_info info;

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cpu.h"
-#include "report.h"
+#include "cpu/cpu.h"
+#include "report/report.h"
 #include "support/capture.h"
 #include "cpu_dumps/dump.h"
 #include "cpu_dumps/intel_skylake_506e3.h"

@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "div64.h"
-#include "kstring.h"
+#include "lib/div64.h"
+#include "lib/kstring.h"
 
 static void check(uint64_t n, uint64_t d)
 {

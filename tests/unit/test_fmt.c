@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
-#include "fmt.h"
-#include "out.h"
+#include "lib/fmt.h"
+#include "platform/out.h"
 
 #define EXPECT_FMT(expected, ...)                                                  \
     do {                                                                           \

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
-#include "option.h"
-#include "report.h"
+#include "lib/option.h"
+#include "report/report.h"
 
 OPTION_UINT(samples, "samples", 200, 1, 100000, "samples per result");
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };

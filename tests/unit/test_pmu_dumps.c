@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "cpu.h"
+#include "cpu/cpu.h"
 #include "pmu/pmu.h"
 #include "cpu_dumps/dump.h"
 #include "cpu_dumps/amd_k6_2_580.h"

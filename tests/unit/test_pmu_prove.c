@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "fault.h"
+#include "platform/fault.h"
 #include "pmu/pmu_prove.h"
 #include "support/msr_sim.h"
 

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "pmu/pmu_report.h"
-#include "report.h"
+#include "report/pmu_report.h"
+#include "report/report.h"
 #include "support/capture.h"
 #include "support/msr_sim.h"
 

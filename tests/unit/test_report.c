@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
-#include "report.h"
+#include "report/report.h"
 
 static int setup(void **state)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define N_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 static void test_per_iter_rounding(void **state)
 {

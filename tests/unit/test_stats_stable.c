@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 static struct stats ens(uint64_t min, uint64_t median_low, uint64_t median_high)
 {

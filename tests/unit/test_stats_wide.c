@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "stats_wide.h"
+#include "stats/stats_wide.h"
 
 static struct wide pow2(unsigned e)
 {

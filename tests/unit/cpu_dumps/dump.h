@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "cpu.h"
+#include "cpu/cpu.h"
 
 struct dump_leaf {
     uint32_t leaf, subleaf, eax, ebx, ecx, edx;

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture.h"
-#include "msr.h"
-#include "out.h"
+#include "platform/msr.h"
+#include "platform/out.h"
 
 struct growbuf { char *data; size_t len, cap; };
 static struct growbuf human, machine;

@@ -1,7 +1,7 @@
 /* The simulated PMU MSR file (see msr_sim.h). Semantics written from the
  * manuals' descriptions, independently of the drivers. */
 #include <string.h>
-#include "fault.h"
+#include "platform/fault.h"
 #include "msr_sim.h"
 
 #define GP_FAULT FAULT_CODE(13)

@@ -8,7 +8,7 @@
 #define CK_TEST_MSR_SIM_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "msr.h"
+#include "platform/msr.h"
 
 enum sim_family { SIM_P5, SIM_P6, SIM_ARCH, SIM_AMD };
 enum sim_mode { SIM_LIVE, SIM_DEAD, SIM_GP };

@@ -1,0 +1,46 @@
+/* cpu_probe() on the machine itself. Kept apart from cpu_probe.c so the host
+ * unit tests, which have no platform_cpu_ops, can link everything else.
+ *
+ * No emulator can hide CPUID (QEMU's "486" has it), so the option cpuprobe
+ * lets a boot take the 486 or 386 path on purpose: the EFLAGS test then
+ * answers as that CPU would, and the run must still complete. */
+#include "cpu.h"
+#include "lib/option.h"
+#include "report/report.h"
+
+enum { PROBE_AUTO, PROBE_AS_486, PROBE_AS_386 };
+
+static const struct option_name probe_modes[] = {
+    { "auto", PROBE_AUTO }, { "486", PROBE_AS_486 }, { "386", PROBE_AS_386 }, { NULL, 0 },
+};
+OPTION_ENUM(cpuprobe, "cpuprobe", PROBE_AUTO, probe_modes,
+            "auto, or take the no-CPUID path of a 486 / 386 (testing)");
+
+static bool pretended_toggles(uint32_t mask)
+{
+    if (opt_cpuprobe == PROBE_AS_386 && (mask & EFLAGS_AC))
+        return false;
+    if (opt_cpuprobe != PROBE_AUTO && (mask & EFLAGS_ID))
+        return false;
+    return platform_cpu_ops.eflags_toggles(mask);
+}
+
+static const struct cpu_probe_ops pretended_ops = {
+    .eflags_toggles = pretended_toggles,
+    .fpu_present = NULL, /* filled from platform_cpu_ops below */
+    .cpuid = NULL,
+};
+
+void cpu_probe(void)
+{
+    if (opt_cpuprobe == PROBE_AUTO) {
+        cpu_probe_platform(&platform_cpu_ops);
+        return;
+    }
+    struct cpu_probe_ops ops = pretended_ops;
+    ops.fpu_present = platform_cpu_ops.fpu_present;
+    ops.cpuid = platform_cpu_ops.cpuid;
+    report_note("warn", "cpu", "cpuprobe=%s: identifying as if CPUID did not exist",
+                opt_cpuprobe == PROBE_AS_386 ? "386" : "486");
+    cpu_probe_platform(&ops);
+}

@@ -1,0 +1,130 @@
+/* Declaring a benchmark. A file in bench/ holds records like
+ *
+ *     BENCH("p5/agi/stall", "address register written just before the load",
+ *           "xorl $4, %esi \n movl (%esi), %eax",
+ *           .expect = { P5(2.00) });
+ *
+ * and that is all: the record lands in the ck_benches section, the harness
+ * finds it, checks what it needs, times it and reports it.
+ *
+ * The body is AT&T assembly. The harness copies it CK_MAX_COPIES times in a
+ * row and, per sample, runs U or 2U of those copies (and 0, the empty body)
+ * inside a loop of L iterations between serialized counter reads, so the
+ * difference (t(2U) - t(U)) / (U*L) is the cost of one body with the loop
+ * and the reads cancelled. What the body may assume:
+ *   ESI  the scratch data (64 KiB, 4 KiB aligned, on pages of its own)
+ *   EDI  ESI + 32 KiB
+ *   EAX=1 EBX=1 ECX=1 EDX=0 at entry (a .prepare hook may change them)
+ *   ESP  a valid stack: PUSH/POP must balance within one body
+ * It must not touch EBP (the loop counter), must leave ESI/EDI pointing into
+ * the scratch data, and must not write outside it. Anything more elaborate
+ * (a pointer chain, a table) is built by a C .prepare hook, outside timing.
+ *
+ * Optional fields (designated initializers after the body):
+ *   .needs   = { FEAT_SSE2 }         CPUID features (cpu.h), all required
+ *   .ring0   = true                  privileged: skipped by the hosted runner
+ *   .vendor  = VENDOR_INTEL, .family = 5   only on that vendor / family
+ *   .expect  = { P5(2.00, 0.10), ... }     per microarchitecture, in core cycles
+ *   .events  = "v_pipe agi_stalls"   counter events worth showing (PMU tables)
+ *   .prepare = fn                    const char *fn(struct bench_ctx *): NULL or a skip reason
+ *   .cold    = true                  measure the first execution (no warm-up)
+ *   .carry   = true                  each run starts with the ESI the last one ended
+ *                                    with (walk a long chain instead of its head)
+ *   .unit    = BENCH_PER_BODY | per-instruction count: .insns = 2 divides the result
+ */
+#ifndef CK_BENCH_H
+#define CK_BENCH_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "cpu/cpu.h"
+#include "cpu/uarch.h"
+
+#define CK_MAX_COPIES 64
+#define BENCH_NEEDS_MAX 4
+#define BENCH_EXPECT_MAX 6
+
+/* Expected value per iteration of one body, in core cycles, x100. */
+struct bench_expect {
+    enum uarch uarch;
+    int32_t x100;        /* expected */
+    int32_t tol_x100;    /* accepted distance; 0 means the default (10 % or 0.10) */
+};
+
+/* Registers the body starts with, and the scratch data (see above). */
+struct bench_ctx {
+    uint32_t eax, ebx, ecx, edx, esi, edi;
+    uint8_t *scratch;
+    uint32_t scratch_size;
+    uint8_t *big;          /* large memory for mem/ benchmarks (NULL when none) */
+    uint64_t big_size;
+    uint32_t unroll, loops;
+};
+
+struct bench {
+    const char *name;                 /* "group/case" */
+    const char *desc;
+    void (*fn)(void);                 /* generated: prologue, loop, epilogue */
+    const uint8_t *copies, *copies_end;
+    int needs[BENCH_NEEDS_MAX];       /* enum cpu_feature; FEAT_NONE (0) ends the list */
+    bool ring0;
+    enum cpu_vendor vendor;           /* VENDOR_UNKNOWN: any */
+    unsigned family;                  /* 0: any */
+    struct bench_expect expect[BENCH_EXPECT_MAX];
+    const char *events;
+    const char *(*prepare)(struct bench_ctx *ctx);
+    bool cold;
+    uint32_t insns;                   /* when > 1: also reported per instruction */
+    uint32_t loops;                   /* 0: the harness default */
+    bool carry;                       /* ESI at the end of a run starts the next one */
+};
+
+#define CK_X100(v) ((int32_t)((v) * 100.0 + ((v) >= 0 ? 0.5 : -0.5)))
+#define EXPECT_AT(u, ...) CK_EXPECT_(u, __VA_ARGS__, 0)
+#define CK_EXPECT_(u, v, t, ...) { (u), CK_X100(v), CK_X100(t) }
+#define P5(...) EXPECT_AT(UARCH_P5, __VA_ARGS__)
+#define P6(...) EXPECT_AT(UARCH_P6, __VA_ARGS__)
+#define MODERN(...) EXPECT_AT(UARCH_MODERN_INTEL, __VA_ARGS__)
+#define ZEN(...) EXPECT_AT(UARCH_ZEN, __VA_ARGS__)
+#define I486(...) EXPECT_AT(UARCH_486, __VA_ARGS__)
+
+#define BENCH_SECTION __attribute__((section("ck_benches"), used, aligned(sizeof(void *))))
+
+#define CK_STR_(x) #x
+#define CK_STR(x) CK_STR_(x)
+
+/* The record and its generated code. The timed region, from the first read
+ * to the second, contains only: register loads, the body copies, the loop
+ * (jmp through ck_entry, dec %ebp, jnz) and the reads themselves. */
+#define BENCH(name, desc, body, ...) CK_BENCH_(__COUNTER__, name, desc, "", body, __VA_ARGS__)
+/* As BENCH, with setup assembly run once after the first read (e.g. FINIT). */
+#define BENCH_SETUP(name, desc, setup, body, ...) \
+    CK_BENCH_(__COUNTER__, name, desc, setup, body, __VA_ARGS__)
+
+#define CK_BENCH_(id, ...) CK_BENCH__(id, __VA_ARGS__)
+#define CK_BENCH__(id, name_, desc_, setup_, body_, ...)                                   \
+    __asm__(".pushsection .text.bench,\"ax\"\n"                                           \
+            ".balign 64\n"                                                                 \
+            "ck_fn_" #id ":\n"                                                             \
+            "  ck_prologue\n"                                                              \
+            "  " setup_ "\n"                                                               \
+            "  .balign 16\n"                                                               \
+            "ck_top_" #id ":\n"                                                            \
+            "  jmp *ck_entry\n"                                                            \
+            "ck_copies_" #id ":\n"                                                         \
+            "  .rept " CK_STR(CK_MAX_COPIES) "\n"                                          \
+            "  " body_ "\n"                                                                \
+            "  .endr\n"                                                                    \
+            "ck_copies_end_" #id ":\n"                                                     \
+            "  decl %ebp\n"                                                                \
+            "  jnz ck_top_" #id "\n"                                                       \
+            "  ck_epilogue\n"                                                              \
+            ".popsection\n");                                                              \
+    extern void ck_fn_##id(void);                                                          \
+    extern const uint8_t ck_copies_##id[], ck_copies_end_##id[];                           \
+    static const struct bench ck_bench_##id BENCH_SECTION = {                             \
+        .name = name_, .desc = desc_, .fn = ck_fn_##id, .copies = ck_copies_##id,          \
+        .copies_end = ck_copies_end_##id, __VA_ARGS__ }
+
+#include "bench_asm.h"
+
+#endif

@@ -1,0 +1,46 @@
+#include "bench_registry.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+
+/* Weak: a program without benchmarks has no such section (unit tests). */
+extern const struct bench __start_ck_benches[] __attribute__((weak));
+extern const struct bench __stop_ck_benches[] __attribute__((weak));
+
+const struct bench *bench_begin(void) { return __start_ck_benches; }
+const struct bench *bench_end(void) { return __stop_ck_benches; }
+unsigned bench_count(void) { return (unsigned)(__stop_ck_benches - __start_ck_benches); }
+
+const struct bench *bench_find(const char *name)
+{
+    for (const struct bench *b = bench_begin(); b < bench_end(); b++)
+        if (kstrcmp(b->name, name) == 0)
+            return b;
+    return NULL;
+}
+
+const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t size)
+{
+    if (b->ring0 && !ring0) {
+        ksnprintf(buf, size, "needs ring 0 (privileged instruction); this runner is in ring 3");
+        return buf;
+    }
+    if (b->vendor != VENDOR_UNKNOWN && cpu->vendor != b->vendor) {
+        ksnprintf(buf, size, "needs a %s CPU", cpu_vendor_name(b->vendor));
+        return buf;
+    }
+    if (b->family && cpu->family != b->family) {
+        ksnprintf(buf, size, "needs CPU family %u (this is family %u)", b->family, cpu->family);
+        return buf;
+    }
+    for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++) {
+        enum cpu_feature f = (enum cpu_feature)b->needs[i];
+        if (!cpu_has(cpu, f)) {
+            unsigned w = cpu_feature_word(f), bit = cpu_feature_bit(f);
+            const char *name = cpu_feature_name(w, bit);
+            ksnprintf(buf, size, "needs %s (CPUID %s bit %u), which this CPU lacks",
+                      name ? name : "a feature", cpu_feature_word_name(w), bit);
+            return buf;
+        }
+    }
+    return NULL;
+}

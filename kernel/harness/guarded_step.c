@@ -1,0 +1,19 @@
+#include "platform/fault.h"
+#include "guarded_step.h"
+#include "report/report.h"
+#include "status.h"
+
+int guarded_step(const struct platform *p, const char *where, guarded_fn fn, void *arg,
+                 int fault_status)
+{
+    struct fault_info info;
+    int code = guard_run(fn, arg, &info);
+    if (!code)
+        return STATUS_OK;
+    if (p->after_fault)
+        p->after_fault();
+    fault_report(where, &info);
+    report_note("error", "fault", "%s faulted (%s) and was aborted; the suite goes on", where,
+                fault_name(FAULT_VECTOR(code)));
+    return fault_status;
+}

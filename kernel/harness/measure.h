@@ -1,0 +1,80 @@
+/* The measurement harness: how one benchmark is timed.
+ *
+ * The generated benchmark function (bench/bench_asm.h) reads these
+ * variables, so they live together on a data page of their own, away from
+ * benchmark code (a store near executing code is taken for self-modifying
+ * code by many CPUs). */
+#ifndef CK_MEASURE_H
+#define CK_MEASURE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "bench.h"
+#include "stats/stats.h"
+
+struct timing_page {
+    uint32_t regs[6];    /* ck_regs: eax ebx ecx edx esi edi at body entry */
+    uint32_t loops;      /* ck_loops: L */
+    uint32_t read_mode;  /* ck_read_mode: enum read_mode (timer.h) */
+    uint64_t t0, t1;     /* ck_t0, ck_t1: the two counter reads */
+    uint32_t carry_esi;  /* ck_carry_esi: ESI after the last run (see bench .carry) */
+    uint32_t pad;
+    uintptr_t entry;     /* ck_entry: where the unrolled copies are entered (last: its size varies) */
+} __attribute__((aligned(4096)));
+
+extern struct timing_page ck_timing;
+
+struct measure_config {
+    uint32_t samples, warmup, unroll, loops;
+    bool cold;
+};
+
+#define MEASURE_SAMPLES_MAX 2001
+#define MEASURE_ENSEMBLES 3
+
+struct measurement {
+    const char *failed;          /* NULL, or why no result could be taken */
+    uint32_t unroll, loops, samples;
+    bool cold;
+    /* Per-sample t(2U) - t(U): the cost of U*L bodies (ticks). */
+    struct stats diff;
+    uint32_t negative;           /* samples where t(2U) < t(U) (clamped to 0) */
+    /* Per iteration of one body, ticks x100. */
+    int64_t value_x100;          /* median of the differences / (U*L): the result */
+    int64_t min_x100;            /* minimum of the differences / (U*L) */
+    int64_t empty_x100;          /* cross-check: median(t(U) - t(0)) / (U*L) */
+    bool methods_agree;
+    bool stable;                 /* ensembles agree (after at most one rerun) */
+    uint32_t reruns;
+    bool smi_known;              /* MSR_SMI_COUNT read before and after */
+    uint64_t smis;               /* SMIs during the measurement (disturbed when > 0) */
+    /* The reference (the dependent ADD chain, 1 cycle a body) timed in the
+     * same sample loop: median of its t(2U) - t(U), x100. 0 when not taken. */
+    uint64_t ref_median_x100;
+    /* Raw totals of the last run, for raw= and hist= output. */
+    const uint64_t *t_empty, *t_u, *t_2u;
+};
+
+/* Times b (its generated function must exist). No output, no allocation:
+ * the caller reports. ctx gives the registers and scratch data. */
+void measure_bench(const struct bench *b, const struct measure_config *cfg,
+                   const struct bench_ctx *ctx, struct measurement *m);
+
+/* As measure_bench, with `ref` (the ADD chain) sampled alongside, so a cycle
+ * estimate divides two numbers taken at the same clock speed. */
+void measure_bench_with_reference(const struct bench *b, const struct bench *ref,
+                                  const struct measure_config *cfg, const struct bench_ctx *ctx,
+                                  struct measurement *m);
+
+/* Cycles x100 per body from the reference measured alongside (false: none). */
+bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100);
+
+/* Runs b once with `copies` copies in `loops` iterations (registers from
+ * ctx), for counting events around it; the reads it takes are ignored. */
+void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
+                        uint32_t copies);
+
+/* Bytes of one copy of the body (0 for an empty body), or -1 when the
+ * copies are not all the same size. */
+int32_t bench_copy_size(const struct bench *b);
+
+#endif

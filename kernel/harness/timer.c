@@ -1,0 +1,138 @@
+#include "cpu/cpu.h"
+#include "measure.h"
+#include "lib/option.h"
+#include "report/report.h"
+#include "timer.h"
+
+enum { TIMER_AUTO = 4 };
+static const struct option_name timer_modes[] = {
+    { "auto", TIMER_AUTO }, { "cpuid", READ_CPUID }, { "rdtscp", READ_RDTSCP },
+    { "lfence", READ_LFENCE }, { "pit", READ_PIT }, { NULL, 0 },
+};
+OPTION_ENUM(timer, "timer", TIMER_AUTO, timer_modes,
+            "counter reads: auto, cpuid (CPUID;RDTSC), rdtscp, lfence, pit (no TSC)");
+
+struct timer_info timer;
+
+const char *read_mode_name(enum read_mode m)
+{
+    switch (m) {
+    case READ_CPUID: return "cpuid+rdtsc";
+    case READ_RDTSCP: return "lfence+rdtsc / rdtscp+lfence";
+    case READ_LFENCE: return "lfence+rdtsc+lfence";
+    case READ_PIT: return "pit channel 2";
+    }
+    return "?";
+}
+
+/* Why a mode cannot be used here (NULL when it can). */
+static const char *mode_unusable(enum read_mode m, const struct timer_platform *tp)
+{
+    bool tsc = cpu_has(cpu, FEAT_TSC);
+    switch (m) {
+    case READ_CPUID: return tsc ? NULL : "no TSC (CPUID.1:EDX[4])";
+    case READ_RDTSCP:
+        return !tsc ? "no TSC" : !cpu_has(cpu, FEAT_SSE2) ? "no LFENCE (SSE2)"
+             : !cpu_has(cpu, FEAT_RDTSCP) ? "no RDTSCP (CPUID.80000001:EDX[27])" : NULL;
+    case READ_LFENCE: return !tsc ? "no TSC" : !cpu_has(cpu, FEAT_SSE2) ? "no LFENCE (SSE2)" : NULL;
+    case READ_PIT: return tp->pit_free_run ? NULL : "no access to the PIT here";
+    }
+    return "unknown mode";
+}
+
+static enum read_mode choose_auto(const char **why)
+{
+    if (!cpu_has(cpu, FEAT_TSC)) {
+        *why = "no time-stamp counter: PIT channel 2 instead (838 ns resolution)";
+        return READ_PIT;
+    }
+    /* LFENCE orders RDTSC on Intel; on AMD before Zen it need not. */
+    if (cpu->vendor == VENDOR_INTEL && cpu_has(cpu, FEAT_SSE2)) {
+        if (cpu_has(cpu, FEAT_RDTSCP)) {
+            *why = "Intel with SSE2 and RDTSCP";
+            return READ_RDTSCP;
+        }
+        *why = "Intel with SSE2, no RDTSCP";
+        return READ_LFENCE;
+    }
+    if ((cpu->vendor == VENDOR_AMD || cpu->vendor == VENDOR_HYGON) && cpu->family >= 0x17 &&
+        cpu_has(cpu, FEAT_RDTSCP)) {
+        *why = "AMD Zen: LFENCE is dispatch-serializing";
+        return READ_RDTSCP;
+    }
+    *why = "CPUID serializes (P5/P6 and CPUs without a documented serializing LFENCE)";
+    return READ_CPUID;
+}
+
+static void choose_mode(const struct timer_platform *tp)
+{
+    const char *why;
+    enum read_mode m = choose_auto(&why);
+    if (opt_timer != TIMER_AUTO) {
+        const char *no = mode_unusable((enum read_mode)opt_timer, tp);
+        if (no) {
+            report_note("warn", "timer", "timer=%s cannot be used: %s; using %s",
+                        read_mode_name((enum read_mode)opt_timer), no, read_mode_name(m));
+        } else {
+            m = (enum read_mode)opt_timer;
+            why = "chosen on the command line";
+        }
+    }
+    if (m == READ_PIT && !tp->pit_free_run) {
+        report_note("error", "timer", "no TSC and no PIT access: nothing can be timed");
+        why = "no time base at all";
+    }
+    timer.mode = m;
+    timer.why = why;
+    ck_timing.read_mode = m;
+}
+
+static void cpuid_clock(void)
+{
+    if (cpu->clock.crystal_hz && cpu->clock.ratio_den && cpu->clock.ratio_num)
+        timer.cpuid_hz = (uint64_t)cpu->clock.crystal_hz * cpu->clock.ratio_num / cpu->clock.ratio_den;
+    timer.cpuid_base_mhz = cpu->clock.base_mhz;
+}
+
+void timer_init(const struct timer_platform *tp)
+{
+    timer = (struct timer_info){ 0 };
+    choose_mode(tp);
+    timer.invariant = cpu_has(cpu, FEAT_INVARIANT_TSC);
+    cpuid_clock();
+    if (timer.mode == READ_PIT) {
+        if (tp->pit_free_run)
+            tp->pit_free_run();
+        timer.hz = (uint64_t)PIT_HZ * PIT_SCALE;
+        timer.hz_source = "PIT nominal, in 1/1000 ticks";
+    } else if (!(tp->calibrate_tsc && tp->calibrate_tsc(&timer.hz, &timer.hz_source))) {
+        timer.hz = timer.cpuid_hz ? timer.cpuid_hz : (uint64_t)timer.cpuid_base_mhz * 1000000u;
+        timer.hz_source = timer.cpuid_hz ? "CPUID 0x15" : timer.hz ? "CPUID 0x16 base" : "unknown";
+    }
+
+    report_text("\n== Timer ==\n  reads:     %s (%s)\n", read_mode_name(timer.mode), timer.why);
+    report_text("  frequency: %llu.%03llu MHz (%s)", (unsigned long long)(timer.hz / 1000000),
+                (unsigned long long)(timer.hz / 1000 % 1000), timer.hz_source);
+    if (timer.cpuid_hz)
+        report_text(", CPUID 0x15 says %llu.%03llu MHz", (unsigned long long)(timer.cpuid_hz / 1000000),
+                    (unsigned long long)(timer.cpuid_hz / 1000 % 1000));
+    if (timer.cpuid_base_mhz)
+        report_text(", CPUID 0x16 base %u MHz", (unsigned)timer.cpuid_base_mhz);
+    report_text("\n  invariant TSC: %s\n", timer.mode == READ_PIT ? "n/a" : timer.invariant ? "yes" : "no");
+    rec_open("timer");
+    rec_str("mode", read_mode_name(timer.mode));
+    rec_str("why", timer.why);
+    rec_u64("hz", timer.hz);
+    rec_str("hz_source", timer.hz_source);
+    rec_u64("cpuid15_hz", timer.cpuid_hz);
+    rec_u64("cpuid16_base_mhz", timer.cpuid_base_mhz);
+    rec_bool("invariant_tsc", timer.invariant);
+    rec_close();
+}
+
+uint64_t timer_elapsed(uint64_t t0, uint64_t t1)
+{
+    if (timer.mode == READ_PIT) /* a down counter of 16 bits */
+        return ((t0 - t1) & 0xffff) * PIT_SCALE;
+    return t1 >= t0 ? t1 - t0 : 0;
+}

@@ -1,0 +1,228 @@
+#include "fmt.h"
+#include "kstring.h"
+#include "option.h"
+#include "report/report.h"
+
+/* Weak: a program that declares no option has no such section (host tests). */
+extern const struct option __start_ck_options[] __attribute__((weak));
+extern const struct option __stop_ck_options[] __attribute__((weak));
+
+#define PROBLEMS_MAX 8
+static char problems[PROBLEMS_MAX][128];
+static int nproblems, nproblems_total;
+
+static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void problem(const char *fmt, ...)
+{
+    nproblems_total++;
+    if (nproblems == PROBLEMS_MAX)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(problems[nproblems++], sizeof problems[0], fmt, ap);
+    va_end(ap);
+}
+
+static void set_default(const struct option *o)
+{
+    switch (o->kind) {
+    case OPTION_UINT:
+    case OPTION_ENUM: *(uint32_t *)o->value = o->def; break;
+    case OPTION_BOOL: *(bool *)o->value = o->def != 0; break;
+    case OPTION_STR: kstrlcpy(o->value, o->str_def, o->max); break;
+    }
+}
+
+void options_reset(void)
+{
+    for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++)
+        set_default(o);
+    nproblems = nproblems_total = 0;
+}
+
+const struct option *option_find(const char *key)
+{
+    for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++)
+        if (kstrcmp(o->key, key) == 0)
+            return o;
+    return NULL;
+}
+
+/* Decimal or 0x-hex, the whole word, no overflow past 32 bits. */
+static bool parse_u32(const char *s, uint32_t *out)
+{
+    unsigned base = 10;
+    uint64_t v = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A' + 10);
+        else return false;
+        v = v * base + d;
+        if (v > UINT32_MAX)
+            return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool lookup_name(const struct option_name *names, const char *s, uint32_t *out)
+{
+    for (; names && names->name; names++)
+        if (kstrcmp(names->name, s) == 0) {
+            *out = names->value;
+            return true;
+        }
+    return false;
+}
+
+static const struct option_name bool_names[] = {
+    { "1", 1 }, { "0", 0 }, { "yes", 1 }, { "no", 0 }, { "on", 1 }, { "off", 0 },
+    { "true", 1 }, { "false", 0 }, { NULL, 0 },
+};
+
+static void describe_default(const struct option *o, char *buf, size_t size)
+{
+    switch (o->kind) {
+    case OPTION_UINT:
+        ksnprintf(buf, size, "%u", (unsigned)o->def);
+        for (const struct option_name *n = o->names; n && n->name; n++)
+            if (n->value == o->def) {
+                ksnprintf(buf, size, "%s", n->name);
+                break;
+            }
+        break;
+    case OPTION_BOOL: ksnprintf(buf, size, "%s", o->def ? "on" : "off"); break;
+    case OPTION_STR: ksnprintf(buf, size, "'%s'", o->str_def); break;
+    case OPTION_ENUM:
+        ksnprintf(buf, size, "?");
+        for (const struct option_name *n = o->names; n && n->name; n++)
+            if (n->value == o->def) {
+                ksnprintf(buf, size, "%s", n->name);
+                break;
+            }
+        break;
+    }
+}
+
+static void apply(const struct option *o, const char *value)
+{
+    char def[48];
+    uint32_t v;
+    describe_default(o, def, sizeof def);
+    switch (o->kind) {
+    case OPTION_UINT:
+        if (value && (lookup_name(o->names, value, &v) ||
+                      (parse_u32(value, &v) && v >= o->min && v <= o->max))) {
+            *(uint32_t *)o->value = v;
+            return;
+        }
+        problem("option '%s': '%s' is not a number in %u..%u; using the default %s", o->key,
+                value ? value : "", (unsigned)o->min, (unsigned)o->max, def);
+        break;
+    case OPTION_ENUM:
+        if (value && lookup_name(o->names, value, &v)) {
+            *(uint32_t *)o->value = v;
+            return;
+        }
+        problem("option '%s': '%s' is not one of its choices; using the default %s", o->key,
+                value ? value : "", def);
+        break;
+    case OPTION_BOOL:
+        if (!value || lookup_name(bool_names, value, &v)) {
+            *(bool *)o->value = value ? v != 0 : true;
+            return;
+        }
+        problem("option '%s': '%s' is not on/off; using the default %s", o->key, value, def);
+        break;
+    case OPTION_STR:
+        if (value && kstrlen(value) < o->max) {
+            kstrlcpy(o->value, value, o->max);
+            return;
+        }
+        problem("option '%s': value %s; using the default %s", o->key,
+                value ? "too long" : "missing", def);
+        break;
+    }
+    set_default(o);
+}
+
+int options_parse(const char *cmdline)
+{
+    int before = nproblems_total;
+    const char *p = cmdline ? cmdline : "";
+    char word[256];
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (!*p)
+            break;
+        size_t n = 0;
+        bool too_long = false;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            if (n + 1 < sizeof word)
+                word[n++] = *p;
+            else
+                too_long = true;
+            p++;
+        }
+        word[n] = '\0';
+        if (word[0] == '/')
+            continue;
+        if (too_long) {
+            problem("a word of the command line is longer than %u characters; ignored",
+                    (unsigned)sizeof word - 1);
+            continue;
+        }
+        char *eq = word;
+        while (*eq && *eq != '=')
+            eq++;
+        const char *value = NULL;
+        if (*eq == '=') {
+            *eq = '\0';
+            value = eq + 1;
+        }
+        const struct option *o = option_find(word);
+        if (!o)
+            problem("unknown option '%s' ignored (boot with 'help' for the list)", word);
+        else
+            apply(o, value);
+    }
+    return nproblems_total - before;
+}
+
+void options_report_problems(void)
+{
+    for (int i = 0; i < nproblems; i++)
+        report_note("warn", "cmdline", "%s", problems[i]);
+    if (nproblems_total > nproblems)
+        report_note("warn", "cmdline", "%d more problems not shown", nproblems_total - nproblems);
+    nproblems = nproblems_total = 0;
+}
+
+void options_print_help(void)
+{
+    report_text("Options (key=value on the GRUB command line):\n");
+    for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++) {
+        char def[48], choices[160] = "";
+        describe_default(o, def, sizeof def);
+        if (o->kind == OPTION_ENUM || (o->kind == OPTION_UINT && o->names)) {
+            size_t len = 0;
+            for (const struct option_name *nm = o->names; nm && nm->name; nm++)
+                len += (size_t)ksnprintf(choices + len, len < sizeof choices ? sizeof choices - len : 0,
+                                         "%s%s", nm == o->names ? " [" : "|", nm->name);
+            if (len < sizeof choices)
+                ksnprintf(choices + len, sizeof choices - len, "]");
+        } else if (o->kind == OPTION_UINT) {
+            ksnprintf(choices, sizeof choices, " [%u..%u]", (unsigned)o->min, (unsigned)o->max);
+        }
+        report_text("  %-16s %s (default %s)%s\n", o->key, o->help, def, choices);
+    }
+}

@@ -1,0 +1,77 @@
+/* Text out: the serial port carries everything, the VGA text screen the
+ * readable lines (BIOS boots only: UEFI leaves no text mode). */
+#include "platform/bare/boot_info.h"
+#include "console.h"
+#include "fbcon.h"
+#include "lib/option.h"
+#include "platform/out.h"
+#include "report/report.h"
+#include "serial.h"
+#include "vga.h"
+
+static const struct option_name serial_ports[] = {
+    { "com1", 0x3f8 }, { "com2", 0x2f8 }, { "com3", 0x3e8 }, { "com4", 0x2e8 }, { "none", 0 },
+    { NULL, 0 },
+};
+OPTION_UINT_NAMED(serial, "serial", 0x3f8, 0x100, 0xfff8, serial_ports,
+                  "serial port: com1..com4, an I/O address, or none");
+
+static const struct option_name bauds[] = {
+    { "115200", 115200 }, { "57600", 57600 }, { "38400", 38400 }, { "19200", 19200 },
+    { "9600", 9600 }, { "4800", 4800 }, { "2400", 2400 }, { "1200", 1200 }, { NULL, 0 },
+};
+OPTION_ENUM(baud, "baud", 115200, bauds, "serial speed (8N1)");
+
+enum { SCREEN_AUTO, SCREEN_ON, SCREEN_OFF, SCREEN_ALL };
+static const struct option_name screen_modes[] = {
+    { "auto", SCREEN_AUTO }, { "on", SCREEN_ON }, { "off", SCREEN_OFF }, { "all", SCREEN_ALL },
+    { NULL, 0 },
+};
+OPTION_ENUM(screen, "screen", SCREEN_AUTO, screen_modes,
+            "screen: auto (VGA text on BIOS, framebuffer on UEFI), on, off, all (also JSON lines)");
+
+static bool serial_on, screen_on, screen_json;
+static enum { SCREEN_NONE_KIND, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER } screen_kind;
+
+void console_init(void)
+{
+    serial_on = serial_init((uint16_t)opt_serial, opt_baud);
+    screen_on = false;
+    if (opt_screen != SCREEN_OFF) {
+        if (boot_info.fb.present && boot_info.fb.type == 1 && fbcon_init()) {
+            screen_kind = SCREEN_FRAMEBUFFER;
+            screen_on = true;
+        } else if (!boot_info.efi || opt_screen != SCREEN_AUTO) {
+            /* VGA text: BIOS boots (GRUB leaves text mode), or when asked. */
+            screen_kind = SCREEN_VGA_TEXT;
+            screen_on = true;
+            vga_init();
+        }
+    }
+    screen_json = opt_screen == SCREEN_ALL;
+}
+
+void out_write(enum out_channel channel, const char *text, size_t len)
+{
+    if (serial_on)
+        serial_write(text, (unsigned)len);
+    if (screen_on && (channel == OUT_HUMAN || screen_json)) {
+        if (screen_kind == SCREEN_FRAMEBUFFER)
+            fbcon_write(text, (unsigned)len);
+        else
+            vga_write(text, (unsigned)len);
+    }
+}
+
+void console_report(void)
+{
+    if (serial_on)
+        report_text("console: serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
+    else
+        report_text("console: no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
+    const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
+    if (screen_on)
+        report_text(", screen: %s%s\n", kind, screen_json ? " (all lines)" : "");
+    else
+        report_text(", screen: off%s\n", boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+}

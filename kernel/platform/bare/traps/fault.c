@@ -1,0 +1,112 @@
+/* What happens on an exception: a wrapped instruction resumes at its fixup;
+ * inside guard_run() the guarded code is abandoned; anywhere else the fault
+ * is reported, the log is closed and the machine stops. */
+#include "platform/fault.h"
+#include "platform/guard.h"
+#include "platform/bare/io.h"
+#include "platform/bare/machine.h"
+#include "report/report.h"
+#include "safe.h"
+#include "harness/status.h"
+
+struct isr_frame {
+    uint32_t edi, esi, ebp, esp_at_pushal, ebx, edx, ecx, eax;
+    uint32_t vector, error_code, eip, cs, eflags;
+};
+
+struct extable_entry {
+    uint32_t insn, fixup;
+};
+extern const struct extable_entry __start_ck_extable[], __stop_ck_extable[];
+
+struct ck_jmp {
+    uint32_t ebx, esi, edi, ebp, esp, eip;
+};
+int ck_setjmp(struct ck_jmp *j) __attribute__((returns_twice));
+void ck_longjmp(struct ck_jmp *j, int value) __attribute__((noreturn));
+
+struct guard {
+    struct ck_jmp jump;
+    struct fault_info info;
+    struct guard *outer;
+};
+static struct guard *volatile active_guard;
+static volatile int in_handler;
+static volatile unsigned nmi_count; /* NMIs that arrived anyway (none expected) */
+
+void fault_dispatch(struct isr_frame *f);
+
+static void capture(const struct isr_frame *f, struct fault_info *info)
+{
+    info->vector = f->vector;
+    info->error_code = f->error_code;
+    info->eip = f->eip;
+    info->cs = f->cs;
+    info->eflags = f->eflags;
+    info->cr0 = read_cr0();
+    info->cr2 = read_cr2();
+    uint32_t cr4 = 0;
+    /* CR4 may not exist (386/486): the safe read is itself a wrapped
+     * instruction, handled by the exception-table path above any recursion. */
+    info->cr4 = read_cr4_safe(&cr4) ? 0 : cr4;
+    info->eax = f->eax;
+    info->ebx = f->ebx;
+    info->ecx = f->ecx;
+    info->edx = f->edx;
+    info->esi = f->esi;
+    info->edi = f->edi;
+    info->ebp = f->ebp;
+    /* Same privilege level: no stack switch, the faulting ESP is just above the frame. */
+    info->esp = (uint32_t)&f->eflags + 4;
+}
+
+void fault_dispatch(struct isr_frame *f)
+{
+    if (f->vector == VEC_NMI) { /* not a fault: count it, carry on */
+        nmi_count++;
+        return;
+    }
+    for (const struct extable_entry *e = __start_ck_extable; e < __stop_ck_extable; e++) {
+        if (e->insn == f->eip) {
+            fault_last_code = FAULT_CODE(f->vector);
+            f->eip = e->fixup;
+            return;
+        }
+    }
+    if (in_handler) { /* a fault while handling one: say so as plainly as possible and stop */
+        report_text("\nFAULT %s at EIP 0x%08x while handling a fault; stopping\n",
+                    fault_name(f->vector), (unsigned)f->eip);
+        machine_exit(STATUS_KERNEL_FAULT);
+    }
+    in_handler = 1;
+    struct guard *g = active_guard;
+    if (g) {
+        capture(f, &g->info);
+        active_guard = g->outer;
+        in_handler = 0;
+        ck_longjmp(&g->jump, 1);
+    }
+    struct fault_info info;
+    capture(f, &info);
+    fault_report("kernel (no guard)", &info);
+    report_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
+    report_end(STATUS_KERNEL_FAULT);
+    machine_exit(STATUS_KERNEL_FAULT);
+}
+
+int guard_run(guarded_fn fn, void *arg, struct fault_info *info)
+{
+    struct guard g;
+    g.outer = active_guard;
+    if (ck_setjmp(&g.jump) == 0) {
+        active_guard = &g;
+        fn(arg);
+        active_guard = g.outer;
+        return 0;
+    }
+    /* Back from the handler: it already restored active_guard. */
+    if (info)
+        *info = g.info;
+    return FAULT_CODE(g.info.vector);
+}
+

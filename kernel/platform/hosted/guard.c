@@ -1,0 +1,149 @@
+/* guard_run() in user space: the CPU exceptions the kernel would see arrive
+ * here as signals. A handler on an alternate stack fills struct fault_info
+ * from the signal context and siglongjmps back to the innermost guard; a
+ * fault outside any guard is reported, the log is closed, and the program
+ * exits with the status the kernel would have given. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "platform/fault.h"
+#include "platform/guard.h"
+#include "hosted.h"
+#include "report/report.h"
+#include "harness/status.h"
+
+struct guard {
+    sigjmp_buf jump;
+    struct fault_info info;
+    struct guard *outer;
+};
+static struct guard *volatile active_guard;
+static volatile sig_atomic_t in_handler;
+
+static const int fault_signals[] = { SIGFPE, SIGILL, SIGSEGV, SIGBUS, SIGTRAP };
+
+/* The vector a signal stands for when the kernel's trap number cannot be
+ * used (a signal sent by kill(), or a trap number that does not fit). */
+static unsigned fallback_vector(int sig, const siginfo_t *si)
+{
+    switch (sig) {
+    case SIGFPE: return VEC_DE;
+    case SIGILL: return VEC_UD;
+    case SIGBUS: return VEC_AC;
+    case SIGTRAP: return VEC_BP;
+    case SIGSEGV: return si->si_code == SEGV_MAPERR || si->si_code == SEGV_ACCERR ? VEC_PF : VEC_GP;
+    }
+    return VEC_GP;
+}
+
+/* Linux reports the hardware vector in the trap number of the context
+ * (arch/x86 sigcontext "trapno"); it is used when it is one a signal of
+ * this kind can come from. */
+static bool vector_fits(int sig, unsigned v)
+{
+    switch (sig) {
+    case SIGFPE: return v == VEC_DE || v == VEC_MF || v == VEC_XM;
+    case SIGILL: return v == VEC_UD;
+    case SIGBUS: return v == VEC_AC || v == VEC_PF || v == VEC_GP;
+    case SIGTRAP: return v == VEC_DB || v == VEC_BP;
+    case SIGSEGV:
+        return v == VEC_GP || v == VEC_PF || v == VEC_SS || v == VEC_NP || v == VEC_TS ||
+               v == VEC_OF || v == VEC_BR;
+    }
+    return false;
+}
+
+static void capture(int sig, const siginfo_t *si, const ucontext_t *uc, struct fault_info *info)
+{
+    const greg_t *r = uc->uc_mcontext.gregs;
+    unsigned trapno = (unsigned)r[REG_TRAPNO];
+    bool from_cpu = si->si_code > 0; /* not kill()/sigqueue() */
+    memset(info, 0, sizeof *info);
+    info->vector = from_cpu && vector_fits(sig, trapno) ? trapno : fallback_vector(sig, si);
+    info->error_code = (uint32_t)r[REG_ERR];
+    info->eip = (uint32_t)r[REG_EIP];
+    info->cs = (uint32_t)r[REG_CS];
+    info->eflags = (uint32_t)r[REG_EFL];
+    /* CR0 and CR4 cannot be read in ring 3 (reported as 0); CR2 is the
+     * faulting address the kernel passes on for a page fault. */
+    if (info->vector == VEC_PF)
+        info->cr2 = (uint32_t)(uintptr_t)si->si_addr;
+    info->eax = (uint32_t)r[REG_EAX];
+    info->ebx = (uint32_t)r[REG_EBX];
+    info->ecx = (uint32_t)r[REG_ECX];
+    info->edx = (uint32_t)r[REG_EDX];
+    info->esi = (uint32_t)r[REG_ESI];
+    info->edi = (uint32_t)r[REG_EDI];
+    info->ebp = (uint32_t)r[REG_EBP];
+    info->esp = (uint32_t)r[REG_ESP];
+}
+
+static void on_fault(int sig, siginfo_t *si, void *context)
+{
+    const ucontext_t *uc = context;
+    if (in_handler) { /* a fault while handling one: stop as plainly as possible */
+        static const char msg[] = "\nFAULT while handling a fault; stopping\n";
+        fflush(stdout);
+        (void)!write(STDOUT_FILENO, msg, sizeof msg - 1);
+        _exit(STATUS_KERNEL_FAULT);
+    }
+    in_handler = 1;
+    struct guard *g = active_guard;
+    if (g) {
+        capture(sig, si, uc, &g->info);
+        active_guard = g->outer;
+        in_handler = 0;
+        siglongjmp(g->jump, 1);
+    }
+    struct fault_info info;
+    capture(sig, si, uc, &info);
+    fault_report("hosted runner (no guard)", &info);
+    report_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
+    report_end(STATUS_KERNEL_FAULT);
+    fflush(stdout);
+    _exit(STATUS_KERNEL_FAULT);
+}
+
+void hosted_guard_init(void)
+{
+    static bool done;
+    /* The handler must run even when the fault is a stack overflow. */
+    static char alt_stack[64 * 1024] __attribute__((aligned(16)));
+    if (done)
+        return;
+    done = true;
+    stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0 };
+    if (sigaltstack(&ss, NULL) != 0)
+        perror("cyclekit-hosted: sigaltstack");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
+        if (sigaction(fault_signals[i], &sa, NULL) != 0)
+            perror("cyclekit-hosted: sigaction");
+}
+
+int guard_run(guarded_fn fn, void *arg, struct fault_info *info)
+{
+    struct guard g;
+    hosted_guard_init();
+    g.outer = active_guard;
+    /* Save the signal mask: the siglongjmp out of the handler unblocks the signal. */
+    if (sigsetjmp(g.jump, 1) == 0) {
+        active_guard = &g;
+        fn(arg);
+        active_guard = g.outer;
+        return 0;
+    }
+    /* Back from the handler, which restored active_guard. */
+    if (info)
+        *info = g.info;
+    return FAULT_CODE(g.info.vector);
+}

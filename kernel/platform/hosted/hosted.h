@@ -1,0 +1,17 @@
+/* The hosted runner: cyclekit as a Linux user-space program (ring 3).
+ * The portable harness and the bench/ files are the same as in the kernel;
+ * only the platform underneath (this directory) differs. */
+#ifndef CK_HOSTED_H
+#define CK_HOSTED_H
+#include "platform/platform.h"
+
+/* The platform record run_suite() gets; main() fills in the command line. */
+extern struct platform hosted_platform;
+
+/* Installs the fault signal handlers on an alternate stack (idempotent). */
+void hosted_guard_init(void);
+
+/* The option selftest: provoke faults in ring 3, check each is caught. */
+int hosted_selftest(void);
+
+#endif

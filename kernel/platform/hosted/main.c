@@ -1,0 +1,42 @@
+/* cyclekit-hosted: the harness and the bench/ files as a Linux program.
+ * The arguments are the kernel's command line, word for word:
+ *     cyclekit-hosted bench=calib/add_chain,calib/empty samples=501 hist
+ * The exit code is the run status (kernel/status.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "hosted.h"
+#include "lib/option.h"
+#include "platform/platform.h"
+
+static char cmdline[1024];
+
+/* argv[1..] joined by spaces; words that would not fit are dropped whole. */
+static void join_arguments(int argc, char **argv)
+{
+    size_t len = 0;
+    for (int i = 1; i < argc; i++) {
+        size_t n = strlen(argv[i]);
+        if (len + (len ? 1 : 0) + n + 1 > sizeof cmdline) {
+            fprintf(stderr, "cyclekit-hosted: options longer than %u bytes; '%s' and later dropped\n",
+                    (unsigned)sizeof cmdline - 1, argv[i]);
+            break;
+        }
+        if (len)
+            cmdline[len++] = ' ';
+        memcpy(cmdline + len, argv[i], n);
+        len += n;
+    }
+    cmdline[len] = '\0';
+}
+
+int main(int argc, char **argv)
+{
+    join_arguments(argc, argv);
+    hosted_guard_init();
+    options_parse(cmdline);
+    hosted_platform.cmdline = cmdline;
+    int status = run_suite(&hosted_platform);
+    fflush(stdout);
+    return status;
+}

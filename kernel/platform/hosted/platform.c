@@ -1,0 +1,173 @@
+/* The hosted platform: what run_suite() needs, provided by Linux in ring 3.
+ * No PIT (no port I/O), no MSRs, no CLI: the TSC is calibrated against the
+ * kernel's raw monotonic clock, and memory for mem/ benchmarks is mmapped. */
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "hosted.h"
+#include "lib/option.h"
+#include "platform/platform.h"
+#include "report/report.h"
+
+OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
+            "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
+
+static int pinned_cpu = -1;
+static uint8_t *big_base;
+static uint64_t big_size;
+static bool big_tried;
+
+/* One CPU for the whole run: a migration in the middle of a sample would
+ * mix two cores' caches and predictors into one number. */
+static void pin_to_current_cpu(void)
+{
+    int here = sched_getcpu();
+    cpu_set_t set;
+    if (here < 0)
+        return;
+    CPU_ZERO(&set);
+    CPU_SET(here, &set);
+    if (sched_setaffinity(0, sizeof set, &set) == 0)
+        pinned_cpu = here;
+}
+
+static void map_big_memory(void)
+{
+    if (big_tried)
+        return;
+    big_tried = true;
+    if (!opt_hostmem)
+        return;
+    size_t size = (size_t)opt_hostmem << 20;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        report_note("warn", "memory", "could not map %u MiB for mem/ benchmarks; they get none",
+                    (unsigned)opt_hostmem);
+        return;
+    }
+    /* Written, not only read: every page backed by its own frame (not the
+     * shared zero page) before anything is timed. */
+    for (size_t off = 0; off < size; off += 4096)
+        ((volatile uint8_t *)p)[off] = 1;
+    big_base = p;
+    big_size = size;
+}
+
+static void describe(void)
+{
+    struct utsname u;
+    bool have_uname = uname(&u) == 0;
+    pin_to_current_cpu();
+    map_big_memory();
+    report_text("platform: hosted, Linux user space, ring 3 (hosted)\n");
+    if (have_uname)
+        report_text("os: %s %s %s on %s\n", u.sysname, u.release, u.version, u.machine);
+    if (pinned_cpu >= 0)
+        report_text("cpu affinity: pinned to logical CPU %d\n", pinned_cpu);
+    else
+        report_text("cpu affinity: not pinned (the scheduler may migrate samples)\n");
+    report_text("memory: %u MiB mapped and touched for mem/ benchmarks\n",
+                (unsigned)(big_size >> 20));
+    report_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
+    rec_open("platform");
+    rec_str("kind", "hosted");
+    rec_str("ring", "ring 3 (hosted)");
+    rec_bool("ring0", false);
+    rec_str("os", have_uname ? u.sysname : "unknown");
+    rec_str("release", have_uname ? u.release : "unknown");
+    rec_str("machine", have_uname ? u.machine : "unknown");
+    if (pinned_cpu >= 0)
+        rec_u64("pinned_cpu", (uint64_t)pinned_cpu);
+    else
+        rec_null("pinned_cpu");
+    rec_u64("big_memory_mib", big_size >> 20);
+    rec_close();
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t rdtsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* A TSC read with the clock read on both sides: the clock time is taken as
+ * the middle of the two, so the bracket's width bounds the error. */
+static void paired_read(uint64_t *tsc, uint64_t *ns)
+{
+    uint64_t a = now_ns();
+    *tsc = rdtsc();
+    uint64_t b = now_ns();
+    *ns = a + (b - a) / 2;
+}
+
+#define CALIBRATION_NS 100000000ull /* 100 ms per try */
+
+static uint64_t one_calibration(void)
+{
+    uint64_t tsc0, ns0, tsc1, ns1;
+    paired_read(&tsc0, &ns0);
+    if (!ns0)
+        return 0;
+    while (now_ns() - ns0 < CALIBRATION_NS)
+        ;
+    paired_read(&tsc1, &ns1);
+    if (ns1 <= ns0 || tsc1 <= tsc0)
+        return 0;
+    /* (ticks * 1e9) fits 64 bits up to 18 s at 1 GHz: far beyond 100 ms. */
+    return ((tsc1 - tsc0) * 1000000000ull + (ns1 - ns0) / 2) / (ns1 - ns0);
+}
+
+static bool calibrate_tsc(uint64_t *hz, const char **source)
+{
+    uint64_t r[3];
+    for (int i = 0; i < 3; i++) {
+        r[i] = one_calibration();
+        if (!r[i])
+            return false;
+    }
+    /* The median of three. */
+    uint64_t lo = r[0] < r[1] ? r[0] : r[1], hi = r[0] < r[1] ? r[1] : r[0];
+    *hz = r[2] < lo ? lo : r[2] > hi ? hi : r[2];
+    *source = "clock_gettime(CLOCK_MONOTONIC_RAW), median of 3 x 100 ms";
+    return true;
+}
+
+static void big_memory(uint8_t **base, uint64_t *size)
+{
+    map_big_memory();
+    *base = big_base;
+    *size = big_size;
+}
+
+/* A benchmark that faulted may have left the x87 stack or control word in
+ * any state; the next one starts from the reset state. */
+static void after_fault(void)
+{
+    __asm__ volatile("fninit" ::: "memory");
+}
+
+struct platform hosted_platform = {
+    .name = "hosted",
+    .cmdline = "",
+    .describe = describe,
+    .after_cpu_probe = NULL,
+    .selftest = hosted_selftest,
+    .ring0 = false,
+    .timer = { calibrate_tsc, NULL },
+    .big_memory = big_memory,
+    .after_fault = after_fault,
+};

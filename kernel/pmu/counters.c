@@ -1,0 +1,203 @@
+#include "counters.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "lib/option.h"
+#include "report/pmu_report.h"
+#include "report/report.h"
+#include "stats/stats.h"
+
+OPTION_STR(events, "events", 256, "",
+           "counter events per result: names or raw codes (0xC0, 0x2e:0x41), comma-separated");
+
+struct counters counters;
+
+/* The proof's workload: 1 + 2*250 instructions, 250 taken-or-not branches. */
+#define PROOF_ITERATIONS 250
+static void proof_loop(void *arg)
+{
+    (void)arg;
+    __asm__ volatile("movl %0, %%ecx\n"
+                     "1: decl %%ecx\n"
+                     "jnz 1b\n"
+                     :
+                     : "i"(PROOF_ITERATIONS)
+                     : "ecx", "cc");
+}
+
+static void parse_events(void)
+{
+    char word[48];
+    counters.nchosen = 0;
+    for (const char *p = opt_events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
+        if (counters.nchosen == COUNTERS_EVENTS_MAX) {
+            report_note("warn", "events", "more than %d events: '%s' and later ignored",
+                        COUNTERS_EVENTS_MAX, word);
+            break;
+        }
+        if (!counters.active) {
+            report_note("warn", "events", "event '%s' ignored: the counters are not in use (%s)", word,
+                        pmu_reason_text(counters.verdict.reason));
+            continue;
+        }
+        struct pmu_eventsel sel;
+        if (pmu_event_parse(&counters.drv, word, &sel) != 0) {
+            report_note("warn", "events", "'%s' is neither an event of the %s driver nor a raw code",
+                        word, counters.drv.name);
+            continue;
+        }
+        counters.chosen[counters.nchosen++] = sel;
+    }
+}
+
+void counters_init(const struct cpu_info *c, const struct msr_ops *msr)
+{
+    kmemset(&counters, 0, sizeof counters);
+    enum pmu_kind kind = pmu_select(c, &counters.why);
+    pmu_bind(&counters.drv, kind, c, msr);
+    struct pmu_workload w = { proof_loop, NULL, 1 + 2 * PROOF_ITERATIONS, PROOF_ITERATIONS };
+    counters.active = pmu_prove(&counters.drv, &w, &counters.verdict);
+    pmu_report(&counters.drv, counters.why, &counters.verdict);
+    const struct pmu_proof_slot *cyc = &counters.drv.proof[PMU_PROOF_CYCLES];
+    if (counters.active && cyc->used) {
+        counters.cycles = true;
+        counters.cycles_sel = cyc->sel;
+    }
+    parse_events();
+    /* From here on the harness owns the counters: saved now, restored at the end. */
+    if (counters.active && pmu_save(&counters.drv) != 0) {
+        report_note("warn", "pmu", "saving the PMU MSRs failed; counters not used");
+        counters.active = false;
+        counters.cycles = false;
+        counters.nchosen = 0;
+    }
+}
+
+#define COUNT_SAMPLES_MAX 64
+static uint64_t counts[PMU_MAX_GP][3][COUNT_SAMPLES_MAX], diff_buf[COUNT_SAMPLES_MAX],
+    scratch_buf[COUNT_SAMPLES_MAX];
+
+/* Place as many of the pending events as there are counters that may count them. */
+static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
+                          const bool *done, unsigned *event_of, unsigned *counter_of)
+{
+    unsigned placed = 0;
+    uint32_t busy = 0;
+    for (unsigned i = 0; i < n && placed < PMU_MAX_GP; i++) {
+        if (done[i])
+            continue;
+        for (unsigned ctr = 0; ctr < d->gp_counters; ctr++) {
+            if ((busy >> ctr) & 1 || !pmu_event_allowed(d, ctr, &sel[i]))
+                continue;
+            busy |= 1u << ctr;
+            event_of[placed] = i;
+            counter_of[placed] = ctr;
+            placed++;
+            break;
+        }
+    }
+    return placed;
+}
+
+unsigned counters_measure(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
+                          counters_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
+                          uint32_t samples, int64_t *per_body_x100, int *err)
+{
+    bool done[COUNTERS_EVENTS_MAX * 8] = { false };
+    unsigned passes = 0;
+    if (n > sizeof done / sizeof done[0])
+        n = sizeof done / sizeof done[0];
+    if (samples > COUNT_SAMPLES_MAX)
+        samples = COUNT_SAMPLES_MAX;
+    if (samples == 0)
+        samples = 1;
+    for (unsigned i = 0; i < n; i++) {
+        err[i] = 0;
+        per_body_x100[i] = 0;
+    }
+    uint64_t iters = (uint64_t)unroll * loops;
+    for (;;) {
+        unsigned event_of[PMU_MAX_GP], counter_of[PMU_MAX_GP];
+        unsigned placed = plan_pass(d, sel, n, done, event_of, counter_of);
+        if (!placed)
+            break;
+        passes++;
+        for (unsigned k = 0; k < placed; k++) {
+            done[event_of[k]] = true;
+            err[event_of[k]] = pmu_program(d, counter_of[k], &sel[event_of[k]]);
+        }
+        const uint32_t copies[3] = { 0, unroll, 2 * unroll };
+        for (int v = 0; v < 3; v++) /* warm-up, once per variant */
+            run(ctx, copies[v]);
+        for (uint32_t s = 0; s < samples; s++) {
+            for (int v = 1; v < 3; v++) {
+                uint64_t before[PMU_MAX_GP] = { 0 }, after[PMU_MAX_GP] = { 0 };
+                for (unsigned k = 0; k < placed; k++)
+                    if (!err[event_of[k]])
+                        err[event_of[k]] = pmu_read(d, counter_of[k], &before[k]);
+                run(ctx, copies[v]);
+                for (unsigned k = 0; k < placed; k++)
+                    if (!err[event_of[k]])
+                        err[event_of[k]] = pmu_read(d, counter_of[k], &after[k]);
+                for (unsigned k = 0; k < placed; k++)
+                    counts[k][v][s] = pmu_delta(before[k], after[k], pmu_counter_width(d, counter_of[k]));
+            }
+        }
+        for (unsigned k = 0; k < placed; k++) {
+            if (err[event_of[k]])
+                continue;
+            for (uint32_t s = 0; s < samples; s++)
+                diff_buf[s] = counts[k][2][s] > counts[k][1][s] ? counts[k][2][s] - counts[k][1][s] : 0;
+            struct stats st;
+            stats_compute(diff_buf, samples, scratch_buf, &st);
+            per_body_x100[event_of[k]] = (int64_t)stats_div_round(st.median_x100, iters);
+        }
+        pmu_stop(d);
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (!done[i])
+            err[i] = PMU_ERR_EVENT; /* no counter of this driver may count it */
+    return passes;
+}
+
+/* At the end of the run every PMU MSR must read back what it held before
+ * we came: restore what the harness still holds, then read them all back
+ * (after a failed proof the proof itself restored them). */
+void counters_finish(void)
+{
+    unsigned readable = 0;
+    for (unsigned i = 0; i < counters.drv.nsaved; i++)
+        readable += counters.drv.saved[i].status == 0;
+    if (!readable) {
+        report_text("  pmu: nothing to restore (no PMU MSR could be read)\n");
+        rec_open("pmu_restore");
+        rec_bool("saved", false);
+        rec_close();
+        return;
+    }
+    int status = 0;
+    bool held = counters.drv.saved_done;
+    if (held) {
+        pmu_stop(&counters.drv);
+        status = pmu_restore(&counters.drv);
+    }
+    struct pmu_restore_check check;
+    unsigned bad = pmu_verify_restore(&counters.drv, &check);
+    report_text("  pmu: %u PMU MSRs read back after the run: %u mismatches, %u inexact, %u still moving, "
+                "%u faults\n", check.checked, check.mismatches, check.inexact, check.moving, check.faults);
+    rec_open("pmu_restore");
+    rec_bool("saved", true);
+    rec_str("restored", held ? "at the end of the run" : "after the proof");
+    rec_i64("status", status);
+    rec_u64("checked", check.checked);
+    rec_u64("mismatches", check.mismatches);
+    rec_u64("inexact", check.inexact);
+    rec_u64("moving", check.moving);
+    rec_u64("faults", check.faults);
+    rec_bool("ok", bad == 0 && status == 0);
+    if (check.mismatches) {
+        rec_hex("first_msr", check.first_msr);
+        rec_hex("first_expected", check.first_expected);
+        rec_hex("first_actual", check.first_actual);
+    }
+    rec_close();
+}

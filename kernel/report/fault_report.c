@@ -1,0 +1,25 @@
+#include "platform/fault.h"
+#include "report.h"
+
+void fault_report(const char *where, const struct fault_info *info)
+{
+    report_text("FAULT %s (vector %u) in %s: error code 0x%x at EIP 0x%08x\n"
+                "      CR0=0x%08x CR2=0x%08x CR4=0x%08x EFLAGS=0x%08x\n"
+                "      EAX=%08x EBX=%08x ECX=%08x EDX=%08x ESI=%08x EDI=%08x EBP=%08x ESP=%08x\n",
+                fault_name(info->vector), (unsigned)info->vector, where, (unsigned)info->error_code,
+                (unsigned)info->eip, (unsigned)info->cr0, (unsigned)info->cr2, (unsigned)info->cr4,
+                (unsigned)info->eflags, (unsigned)info->eax, (unsigned)info->ebx, (unsigned)info->ecx,
+                (unsigned)info->edx, (unsigned)info->esi, (unsigned)info->edi, (unsigned)info->ebp,
+                (unsigned)info->esp);
+    rec_open("fault");
+    rec_str("where", where);
+    rec_u64("vector", info->vector);
+    rec_str("name", fault_name(info->vector));
+    rec_hex("error_code", info->error_code);
+    rec_hex("eip", info->eip);
+    rec_hex("cr0", info->cr0);
+    rec_hex("cr2", info->cr2);
+    rec_hex("cr4", info->cr4);
+    rec_hex("eflags", info->eflags);
+    rec_close();
+}
