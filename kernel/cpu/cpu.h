@@ -223,6 +223,6 @@ const char *cpu_cache_kind_name(enum cache_kind k);
 
 /* The log: a readable CPU section and one JSON record of type "cpu". */
 void cpu_report(void);
-void cpu_report_info(const struct cpu_info *c);
+void write_cpu(const struct cpu_info *c);
 
 #endif

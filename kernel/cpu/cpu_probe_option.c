@@ -6,7 +6,7 @@
  * answers as that CPU would, and the run must still complete. */
 #include "cpu.h"
 #include "lib/option.h"
-#include "report/report.h"
+#include "report/log.h"
 
 enum { PROBE_AUTO, PROBE_AS_486, PROBE_AS_386 };
 
@@ -40,7 +40,7 @@ void cpu_probe(void)
     struct cpu_probe_ops ops = pretended_ops;
     ops.fpu_present = platform_cpu_ops.fpu_present;
     ops.cpuid = platform_cpu_ops.cpuid;
-    report_note("warn", "cpu", "cpuprobe=%s: identifying as if CPUID did not exist",
+    log_note("warn", "cpu", "cpuprobe=%s: identifying as if CPUID did not exist",
                 opt_cpuprobe == PROBE_AS_386 ? "386" : "486");
     cpu_probe_platform(&ops);
 }

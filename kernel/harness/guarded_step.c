@@ -1,6 +1,6 @@
 #include "platform/fault.h"
 #include "guarded_step.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "status.h"
 
 int guarded_step(const struct platform *p, const char *where, guarded_fn fn, void *arg,
@@ -12,8 +12,8 @@ int guarded_step(const struct platform *p, const char *where, guarded_fn fn, voi
         return STATUS_OK;
     if (p->after_fault)
         p->after_fault();
-    fault_report(where, &info);
-    report_note("error", "fault", "%s faulted (%s) and was aborted; the suite goes on", where,
+    write_fault(where, &info);
+    log_note("error", "fault", "%s faulted (%s) and was aborted; the suite goes on", where,
                 fault_name(FAULT_VECTOR(code)));
     return fault_status;
 }

@@ -18,7 +18,7 @@ struct event_counts {
     int cycles_index; /* -1: cycles not counted */
 };
 
-void report_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec);
-void report_skip(const char *name, const char *reason);
+void write_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec);
+void write_skip(const char *name, const char *reason);
 
 #endif

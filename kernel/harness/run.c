@@ -5,7 +5,7 @@
 #include "guarded_step.h"
 #include "lib/option.h"
 #include "platform/platform.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "status.h"
 #include "suite.h"
 
@@ -24,9 +24,9 @@ static int phase(const struct platform *p, const char *name, void (*fn)(void))
 int run_suite(const struct platform *p)
 {
     int status = STATUS_OK;
-    report_begin(p->name, p->cmdline);
-    report_text("cyclekit: x86 benchmark %s, platform %s (log schema %d)\n",
-                p->ring0 ? "kernel" : "runner", p->name, REPORT_SCHEMA);
+    log_begin(p->name, p->cmdline);
+    log_text("cyclekit: x86 benchmark %s, platform %s (log schema %d)\n",
+                p->ring0 ? "kernel" : "runner", p->name, LOG_SCHEMA);
     if (p->describe)
         p->describe();
     options_report_problems();
@@ -42,9 +42,9 @@ int run_suite(const struct platform *p)
 
     status = status_worst(status, suite_run(p));
 
-    if (status == STATUS_OK && report_errors())
+    if (status == STATUS_OK && log_errors())
         status = STATUS_ERRORS;
-    report_text("cyclekit: run complete: %u records and the end record, status %d\n",
-                report_records(), status);
-    return report_end(status);
+    log_text("cyclekit: run complete: %u records and the end record, status %d\n",
+                log_records(), status);
+    return log_end(status);
 }

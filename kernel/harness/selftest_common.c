@@ -1,7 +1,7 @@
 #include <stdbool.h>
 #include "platform/fault.h"
 #include "platform/guard.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "selftest_common.h"
 #include "status.h"
 
@@ -23,7 +23,7 @@ const struct provoked_fault selftest_common_cases[] = {
 };
 const unsigned selftest_common_count = sizeof selftest_common_cases / sizeof selftest_common_cases[0];
 
-void selftest_record(const char *name, const char *expected, const char *seen, int ok)
+void write_selftest(const char *name, const char *expected, const char *seen, int ok)
 {
     rec_open("selftest");
     rec_str("case", name);
@@ -31,7 +31,7 @@ void selftest_record(const char *name, const char *expected, const char *seen, i
     rec_str("seen", seen);
     rec_bool("ok", ok);
     rec_close();
-    report_text("self-test: %-36s expected %s, seen %s: %s\n", name, expected, seen, ok ? "ok" : "FAILED");
+    log_text("self-test: %-36s expected %s, seen %s: %s\n", name, expected, seen, ok ? "ok" : "FAILED");
 }
 
 int selftest_provoke(const struct provoked_fault *cases, unsigned n)
@@ -42,8 +42,8 @@ int selftest_provoke(const struct provoked_fault *cases, unsigned n)
         int code = guard_run(cases[i].fn, 0, &info);
         bool ok = FAULT_IS(code) && FAULT_VECTOR(code) == cases[i].vector;
         if (code)
-            fault_report(cases[i].name, &info);
-        selftest_record(cases[i].name, fault_name(cases[i].vector),
+            write_fault(cases[i].name, &info);
+        write_selftest(cases[i].name, fault_name(cases[i].vector),
                         code ? fault_name(FAULT_VECTOR(code)) : "none", ok);
         if (!ok)
             status = STATUS_SELFTEST_FAIL;

@@ -21,6 +21,6 @@ int selftest_provoke(const struct provoked_fault *cases, unsigned n);
 
 /* One "selftest" record and its readable line for a check that is not a
  * provoked fault (e.g. an MSR read). */
-void selftest_record(const char *name, const char *expected, const char *seen, int ok);
+void write_selftest(const char *name, const char *expected, const char *seen, int ok);
 
 #endif

@@ -9,7 +9,7 @@
 #include "measure.h"
 #include "platform/msr.h"
 #include "lib/option.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "result.h"
 #include "smi.h"
 #include "status.h"
@@ -157,7 +157,7 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     char why[160];
     const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
     if (unmet) {
-        report_skip(b->name, unmet);
+        write_skip(b->name, unmet);
         return STATUS_OK;
     }
     struct bench_ctx ctx;
@@ -165,7 +165,7 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     if (b->prepare) {
         const char *reason = b->prepare(&ctx);
         if (reason) {
-            report_skip(b->name, reason);
+            write_skip(b->name, reason);
             return STATUS_OK;
         }
     }
@@ -185,10 +185,10 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     if (uses_fpu(b) && p->after_fault) /* leave the x87 stack empty for the next one */
         p->after_fault();
     if (m.failed) {
-        report_skip(b->name, m.failed);
+        write_skip(b->name, m.failed);
         return STATUS_OK;
     }
-    report_result(b, &m, &ec);
+    write_result(b, &m, &ec);
     return STATUS_OK;
 }
 
@@ -218,21 +218,21 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
     const struct bench *b = bench_find(opt_sweep);
     char why[160];
     if (!b) {
-        report_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", opt_sweep);
+        log_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", opt_sweep);
         return STATUS_OK;
     }
     const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
     if (!unmet && !counters.active)
         unmet = "the performance counters are not counting on this machine (see the pmu record)";
     if (unmet) {
-        report_skip("sweep", unmet);
+        write_skip("sweep", unmet);
         return STATUS_OK;
     }
     static struct sweep_job job;
     struct bench_ctx ctx;
     default_context(p, &ctx);
     if (b->prepare && (unmet = b->prepare(&ctx)) != NULL) {
-        report_skip("sweep", unmet);
+        write_skip("sweep", unmet);
         return STATUS_OK;
     }
     job.b = b;
@@ -249,7 +249,7 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
     int status = guarded_step(p, "event sweep", guarded_sweep, &job, STATUS_BENCH_FAULT);
     if (status)
         return status;
-    report_text("\n== Event sweep: %s (%s driver, %u events in %u passes, per body) ==\n", b->name,
+    log_text("\n== Event sweep: %s (%s driver, %u events in %u passes, per body) ==\n", b->name,
                 counters.drv.name, job.n, job.passes);
     rec_open("sweep");
     rec_str("name", b->name);
@@ -260,7 +260,7 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
         char v[24] = "-";
         if (!job.err[i])
             kfixed(v, sizeof v, job.x100[i], 2);
-        report_text("  %-40s %12s  %s\n", job.ev[i]->name, v, job.ev[i]->desc);
+        log_text("  %-40s %12s  %s\n", job.ev[i]->name, v, job.ev[i]->desc);
         rec_obj_open(NULL);
         rec_str("event", job.ev[i]->name);
         rec_hex("code", job.ev[i]->code);
@@ -296,13 +296,13 @@ static void init_timing(void *arg)
 
 void suite_list(const struct platform *p)
 {
-    report_text("\n== Benchmarks (%u) ==\n", bench_count());
+    log_text("\n== Benchmarks (%u) ==\n", bench_count());
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         char why[160];
         const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
-        report_text("  %-31s %s\n", b->name, b->desc);
+        log_text("  %-31s %s\n", b->name, b->desc);
         if (unmet)
-            report_text("  %-31s (cannot run here: %s)\n", "", unmet);
+            log_text("  %-31s (cannot run here: %s)\n", "", unmet);
         rec_open("bench");
         rec_str("name", b->name);
         rec_str("desc", b->desc);
@@ -322,16 +322,16 @@ int suite_run(const struct platform *p)
     struct bench_ctx ctx;
     default_context(p, &ctx);
 
-    report_text("\n== Counters ==\n");
+    log_text("\n== Counters ==\n");
     kmemset(&counters, 0, sizeof counters);
     if (opt_pmu)
         status = status_worst(status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
     else
-        report_text("  not used (pmu=off)\n");
+        log_text("  not used (pmu=off)\n");
     struct timing_setup setup = { p, &cfg, &ctx };
     int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
     if (timing) {
-        report_note("error", "timer", "no time base: the benchmarks cannot run");
+        log_note("error", "timer", "no time base: the benchmarks cannot run");
         return status_worst(status, timing);
     }
     if (opt_list) {
@@ -340,9 +340,9 @@ int suite_run(const struct platform *p)
             counters_finish();
         return status;
     }
-    report_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
+    log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
                 "U=%u L=%u S=%u\n", (unsigned)cfg.unroll, (unsigned)cfg.loops, (unsigned)cfg.samples);
-    report_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
+    log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
     unsigned ran = 0;
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         if (!selected(b->name))
@@ -351,7 +351,7 @@ int suite_run(const struct platform *p)
         status = status_worst(status, run_one(p, b, &cfg));
     }
     if (!ran && !opt_sweep[0])
-        report_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
+        log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
     if (opt_sweep[0])
         status = status_worst(status, event_sweep(p, &cfg));
     if (opt_pmu)

@@ -1,7 +1,7 @@
 #include "cpu/cpu.h"
 #include "measure.h"
 #include "lib/option.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "timer.h"
 
 enum { TIMER_AUTO = 4 };
@@ -71,7 +71,7 @@ static void choose_mode(const struct timer_platform *tp)
     if (opt_timer != TIMER_AUTO) {
         const char *no = mode_unusable((enum read_mode)opt_timer, tp);
         if (no) {
-            report_note("warn", "timer", "timer=%s cannot be used: %s; using %s",
+            log_note("warn", "timer", "timer=%s cannot be used: %s; using %s",
                         read_mode_name((enum read_mode)opt_timer), no, read_mode_name(m));
         } else {
             m = (enum read_mode)opt_timer;
@@ -79,7 +79,7 @@ static void choose_mode(const struct timer_platform *tp)
         }
     }
     if (m == READ_PIT && !tp->pit_free_run) {
-        report_note("error", "timer", "no TSC and no PIT access: nothing can be timed");
+        log_note("error", "timer", "no TSC and no PIT access: nothing can be timed");
         why = "no time base at all";
     }
     timer.mode = m;
@@ -110,15 +110,15 @@ void timer_init(const struct timer_platform *tp)
         timer.hz_source = timer.cpuid_hz ? "CPUID 0x15" : timer.hz ? "CPUID 0x16 base" : "unknown";
     }
 
-    report_text("\n== Timer ==\n  reads:     %s (%s)\n", read_mode_name(timer.mode), timer.why);
-    report_text("  frequency: %llu.%03llu MHz (%s)", (unsigned long long)(timer.hz / 1000000),
+    log_text("\n== Timer ==\n  reads:     %s (%s)\n", read_mode_name(timer.mode), timer.why);
+    log_text("  frequency: %llu.%03llu MHz (%s)", (unsigned long long)(timer.hz / 1000000),
                 (unsigned long long)(timer.hz / 1000 % 1000), timer.hz_source);
     if (timer.cpuid_hz)
-        report_text(", CPUID 0x15 says %llu.%03llu MHz", (unsigned long long)(timer.cpuid_hz / 1000000),
+        log_text(", CPUID 0x15 says %llu.%03llu MHz", (unsigned long long)(timer.cpuid_hz / 1000000),
                     (unsigned long long)(timer.cpuid_hz / 1000 % 1000));
     if (timer.cpuid_base_mhz)
-        report_text(", CPUID 0x16 base %u MHz", (unsigned)timer.cpuid_base_mhz);
-    report_text("\n  invariant TSC: %s\n", timer.mode == READ_PIT ? "n/a" : timer.invariant ? "yes" : "no");
+        log_text(", CPUID 0x16 base %u MHz", (unsigned)timer.cpuid_base_mhz);
+    log_text("\n  invariant TSC: %s\n", timer.mode == READ_PIT ? "n/a" : timer.invariant ? "yes" : "no");
     rec_open("timer");
     rec_str("mode", read_mode_name(timer.mode));
     rec_str("why", timer.why);

@@ -2,7 +2,7 @@
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "timer.h"
 #include "trust.h"
 
@@ -53,9 +53,9 @@ void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
         ksnprintf(trust.why, sizeof trust.why, "1000 dependent ADDs cost %lld ticks", per1000);
     }
 
-    report_text("  trust:     %s: %s\n", trust.trusted ? "timings trustworthy" : "timings NOT trustworthy",
+    log_text("  trust:     %s: %s\n", trust.trusted ? "timings trustworthy" : "timings NOT trustworthy",
                 trust.why);
-    report_text("  cycles:    %s\n", trust.cycles_exact ? "exact (the P5's TSC counts core clocks)"
+    log_text("  cycles:    %s\n", trust.cycles_exact ? "exact (the P5's TSC counts core clocks)"
                 : trust.add_known ? "estimated from the dependent ADD chain (1 ADD = 1 cycle)"
                                   : "unknown");
     rec_open("trust");

@@ -1,7 +1,7 @@
 #include "fmt.h"
 #include "kstring.h"
 #include "option.h"
-#include "report/report.h"
+#include "report/log.h"
 
 /* Weak: a program that declares no option has no such section (host tests). */
 extern const struct option __start_ck_options[] __attribute__((weak));
@@ -201,15 +201,15 @@ int options_parse(const char *cmdline)
 void options_report_problems(void)
 {
     for (int i = 0; i < nproblems; i++)
-        report_note("warn", "cmdline", "%s", problems[i]);
+        log_note("warn", "cmdline", "%s", problems[i]);
     if (nproblems_total > nproblems)
-        report_note("warn", "cmdline", "%d more problems not shown", nproblems_total - nproblems);
+        log_note("warn", "cmdline", "%d more problems not shown", nproblems_total - nproblems);
     nproblems = nproblems_total = 0;
 }
 
 void options_print_help(void)
 {
-    report_text("Options (key=value on the GRUB command line):\n");
+    log_text("Options (key=value on the GRUB command line):\n");
     for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++) {
         char def[48], choices[160] = "";
         describe_default(o, def, sizeof def);
@@ -223,6 +223,6 @@ void options_print_help(void)
         } else if (o->kind == OPTION_UINT) {
             ksnprintf(choices, sizeof choices, " [%u..%u]", (unsigned)o->min, (unsigned)o->max);
         }
-        report_text("  %-16s %s (default %s)%s\n", o->key, o->help, def, choices);
+        log_text("  %-16s %s (default %s)%s\n", o->key, o->help, def, choices);
     }
 }

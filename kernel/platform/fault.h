@@ -29,6 +29,6 @@ struct fault_info {
 };
 
 /* Reports a fault as a readable block and a {"type":"fault"} record. */
-void fault_report(const char *where, const struct fault_info *info);
+void write_fault(const char *where, const struct fault_info *info);
 
 #endif

@@ -2,8 +2,8 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/option.h"
-#include "report/pmu_report.h"
-#include "report/report.h"
+#include "report/write_pmu.h"
+#include "report/log.h"
 #include "stats/stats.h"
 
 OPTION_STR(events, "events", 256, "",
@@ -30,18 +30,18 @@ static void parse_events(void)
     counters.nchosen = 0;
     for (const char *p = opt_events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
         if (counters.nchosen == COUNTERS_EVENTS_MAX) {
-            report_note("warn", "events", "more than %d events: '%s' and later ignored",
+            log_note("warn", "events", "more than %d events: '%s' and later ignored",
                         COUNTERS_EVENTS_MAX, word);
             break;
         }
         if (!counters.active) {
-            report_note("warn", "events", "event '%s' ignored: the counters are not in use (%s)", word,
+            log_note("warn", "events", "event '%s' ignored: the counters are not in use (%s)", word,
                         pmu_reason_text(counters.verdict.reason));
             continue;
         }
         struct pmu_eventsel sel;
         if (pmu_event_parse(&counters.drv, word, &sel) != 0) {
-            report_note("warn", "events", "'%s' is neither an event of the %s driver nor a raw code",
+            log_note("warn", "events", "'%s' is neither an event of the %s driver nor a raw code",
                         word, counters.drv.name);
             continue;
         }
@@ -56,7 +56,7 @@ void counters_init(const struct cpu_info *c, const struct msr_ops *msr)
     pmu_bind(&counters.drv, kind, c, msr);
     struct pmu_workload w = { proof_loop, NULL, 1 + 2 * PROOF_ITERATIONS, PROOF_ITERATIONS };
     counters.active = pmu_prove(&counters.drv, &w, &counters.verdict);
-    pmu_report(&counters.drv, counters.why, &counters.verdict);
+    write_pmu(&counters.drv, counters.why, &counters.verdict);
     const struct pmu_proof_slot *cyc = &counters.drv.proof[PMU_PROOF_CYCLES];
     if (counters.active && cyc->used) {
         counters.cycles = true;
@@ -65,7 +65,7 @@ void counters_init(const struct cpu_info *c, const struct msr_ops *msr)
     parse_events();
     /* From here on the harness owns the counters: saved now, restored at the end. */
     if (counters.active && pmu_save(&counters.drv) != 0) {
-        report_note("warn", "pmu", "saving the PMU MSRs failed; counters not used");
+        log_note("warn", "pmu", "saving the PMU MSRs failed; counters not used");
         counters.active = false;
         counters.cycles = false;
         counters.nchosen = 0;
@@ -168,7 +168,7 @@ void counters_finish(void)
     for (unsigned i = 0; i < counters.drv.nsaved; i++)
         readable += counters.drv.saved[i].status == 0;
     if (!readable) {
-        report_text("  pmu: nothing to restore (no PMU MSR could be read)\n");
+        log_text("  pmu: nothing to restore (no PMU MSR could be read)\n");
         rec_open("pmu_restore");
         rec_bool("saved", false);
         rec_close();
@@ -182,7 +182,7 @@ void counters_finish(void)
     }
     struct pmu_restore_check check;
     unsigned bad = pmu_verify_restore(&counters.drv, &check);
-    report_text("  pmu: %u PMU MSRs read back after the run: %u mismatches, %u inexact, %u still moving, "
+    log_text("  pmu: %u PMU MSRs read back after the run: %u mismatches, %u inexact, %u still moving, "
                 "%u faults\n", check.checked, check.mismatches, check.inexact, check.moving, check.faults);
     rec_open("pmu_restore");
     rec_bool("saved", true);

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "cpu/cpu.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "support/capture.h"
 #include "cpu_dumps/dump.h"
 #include "cpu_dumps/intel_skylake_506e3.h"
@@ -22,7 +22,7 @@ static const char *report_of(const struct cpu_dump *d)
     sim_start(d);
     cpu_probe_platform(&sim_ops);
     assert_int_equal(sim.violations, 0);
-    report_reset();
+    log_reset();
     capture_reset();
     cpu_report();
     return capture_machine();
@@ -120,7 +120,7 @@ static void test_no_cpuid_record(void **state)
     (void)state;
     sim_start_pre_cpuid(false, false);
     cpu_probe_platform(&sim_ops);
-    report_reset();
+    log_reset();
     capture_reset();
     cpu_report();
     const char *line = cpu_line(capture_machine());

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include "capture.h"
 #include "lib/option.h"
-#include "report/report.h"
+#include "report/log.h"
 
 OPTION_UINT(samples, "samples", 200, 1, 100000, "samples per result");
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };
@@ -21,7 +21,7 @@ static int setup(void **state)
 {
     (void)state;
     options_reset();
-    report_reset();
+    log_reset();
     capture_reset();
     return 0;
 }
@@ -68,7 +68,7 @@ static void bad_values_get_default_and_message(void **state)
     assert_non_null(strstr(h, "option 'verbose': 'maybe' is not on/off; using the default off"));
     assert_non_null(strstr(h, "option 'select': value too long; using the default '*'"));
     assert_non_null(strstr(h, "unknown option 'nosuch' ignored"));
-    assert_int_equal(report_records(), 7);
+    assert_int_equal(log_records(), 7);
     assert_non_null(strstr(capture_machine(), "{\"type\":\"note\",\"level\":\"warn\",\"topic\":\"cmdline\","));
 }
 

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "report/pmu_report.h"
-#include "report/report.h"
+#include "report/write_pmu.h"
+#include "report/log.h"
 #include "support/capture.h"
 #include "support/msr_sim.h"
 
@@ -42,8 +42,8 @@ static void test_record_not_counting(void **state)
     pmu_prove(&d, &w, &v);
 
     capture_reset();
-    report_reset();
-    pmu_report(&d, why, &v);
+    log_reset();
+    write_pmu(&d, why, &v);
     const char *m = capture_machine();
     assert_non_null(strstr(m, "{\"type\":\"pmu\",\"driver\":\"p6\",\"kind\":\"p6\",\"why\":"));
     assert_non_null(strstr(m, "\"gp_counters\":2,\"gp_width\":40,\"fixed_counters\":0,\"fixed_width\":0,"
@@ -73,8 +73,8 @@ static void test_record_counting_with_fault_free_evidence(void **state)
     struct pmu_workload w = { run_sim, &s, 1000, 0 };
     assert_true(pmu_prove(&d, &w, &v));
     capture_reset();
-    report_reset();
-    pmu_report(&d, NULL, &v);
+    log_reset();
+    write_pmu(&d, NULL, &v);
     const char *m = capture_machine();
     assert_null(strstr(m, "\"why\""));
     assert_non_null(strstr(m, "\"verdict\":\"counting\",\"reason\":\"counting\",\"fixed_counting\":false"));

@@ -4,7 +4,7 @@
 #include "cpu_setup.h"
 #include "interrupts.h"
 #include "io.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "platform/bare/traps/safe.h"
 
 #define CR0_MP (1u << 1)

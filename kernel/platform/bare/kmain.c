@@ -12,7 +12,7 @@
 #include "lib/option.h"
 #include "pit.h"
 #include "platform/platform.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "platform/bare/traps/selftest.h"
 
 void kmain(uint32_t magic, const void *info);
@@ -34,15 +34,15 @@ static void append_fwcfg_options(void)
 static void describe(void)
 {
     console_report();
-    report_text("boot: %s, %s firmware, loader '%s'\n",
+    log_text("boot: %s, %s firmware, loader '%s'\n",
                 boot_info.multiboot ? "multiboot2" : "NOT multiboot2 (no options, no memory map)",
                 boot_info.efi ? "UEFI" : "BIOS", boot_info.loader);
     uint64_t usable = 0;
     for (unsigned i = 0; i < boot_info.nmmap; i++)
         if (boot_info.mmap[i].type == MEM_USABLE)
             usable += boot_info.mmap[i].length;
-    report_text("memory: %u KiB usable in %u map entries\n", (unsigned)(usable >> 10), boot_info.nmmap);
-    report_text("exit: %s\n", machine_exit_method());
+    log_text("memory: %u KiB usable in %u map entries\n", (unsigned)(usable >> 10), boot_info.nmmap);
+    log_text("exit: %s\n", machine_exit_method());
     rec_open("platform");
     rec_str("firmware", boot_info.efi ? "uefi" : "bios");
     rec_str("loader", boot_info.loader);

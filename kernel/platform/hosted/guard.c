@@ -14,7 +14,7 @@
 #include "platform/fault.h"
 #include "platform/guard.h"
 #include "hosted.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "harness/status.h"
 
 struct guard {
@@ -102,9 +102,9 @@ static void on_fault(int sig, siginfo_t *si, void *context)
     }
     struct fault_info info;
     capture(sig, si, uc, &info);
-    fault_report("hosted runner (no guard)", &info);
-    report_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
-    report_end(STATUS_KERNEL_FAULT);
+    write_fault("hosted runner (no guard)", &info);
+    log_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
+    log_end(STATUS_KERNEL_FAULT);
     fflush(stdout);
     _exit(STATUS_KERNEL_FAULT);
 }

@@ -12,7 +12,7 @@
 #include "hosted.h"
 #include "lib/option.h"
 #include "platform/platform.h"
-#include "report/report.h"
+#include "report/log.h"
 
 OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
             "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
@@ -46,7 +46,7 @@ static void map_big_memory(void)
     size_t size = (size_t)opt_hostmem << 20;
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
-        report_note("warn", "memory", "could not map %u MiB for mem/ benchmarks; they get none",
+        log_note("warn", "memory", "could not map %u MiB for mem/ benchmarks; they get none",
                     (unsigned)opt_hostmem);
         return;
     }
@@ -64,16 +64,16 @@ static void describe(void)
     bool have_uname = uname(&u) == 0;
     pin_to_current_cpu();
     map_big_memory();
-    report_text("platform: hosted, Linux user space, ring 3 (hosted)\n");
+    log_text("platform: hosted, Linux user space, ring 3 (hosted)\n");
     if (have_uname)
-        report_text("os: %s %s %s on %s\n", u.sysname, u.release, u.version, u.machine);
+        log_text("os: %s %s %s on %s\n", u.sysname, u.release, u.version, u.machine);
     if (pinned_cpu >= 0)
-        report_text("cpu affinity: pinned to logical CPU %d\n", pinned_cpu);
+        log_text("cpu affinity: pinned to logical CPU %d\n", pinned_cpu);
     else
-        report_text("cpu affinity: not pinned (the scheduler may migrate samples)\n");
-    report_text("memory: %u MiB mapped and touched for mem/ benchmarks\n",
+        log_text("cpu affinity: not pinned (the scheduler may migrate samples)\n");
+    log_text("memory: %u MiB mapped and touched for mem/ benchmarks\n",
                 (unsigned)(big_size >> 20));
-    report_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
+    log_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
     rec_open("platform");
     rec_str("kind", "hosted");
     rec_str("ring", "ring 3 (hosted)");

@@ -9,7 +9,7 @@
 #include "platform/guard.h"
 #include "hosted.h"
 #include "platform/msr.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "harness/selftest_common.h"
 #include "harness/status.h"
 
@@ -37,7 +37,7 @@ static const struct provoked_fault ring3_cases[] = {
 
 int hosted_selftest(void)
 {
-    report_text("self-test: provoking faults in ring 3; each must be caught and reported\n");
+    log_text("self-test: provoking faults in ring 3; each must be caught and reported\n");
     int status = selftest_provoke(selftest_common_cases, selftest_common_count);
     status = status_worst(status, selftest_provoke(ring3_cases, sizeof ring3_cases / sizeof ring3_cases[0]));
 
@@ -45,7 +45,7 @@ int hosted_selftest(void)
     uint64_t value = 1;
     int err = msr_read(platform_msr, NONEXISTENT_MSR, &value);
     bool ok = err == MSR_ERR_NOT_RING0;
-    selftest_record("platform msr read", "refused (not ring 0)",
+    write_selftest("platform msr read", "refused (not ring 0)",
                     ok ? "refused (not ring 0)" : err ? "another error" : "a value", ok);
     if (!ok)
         status = STATUS_SELFTEST_FAIL;

@@ -5,7 +5,7 @@
 #include "fbcon.h"
 #include "lib/option.h"
 #include "platform/out.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "serial.h"
 #include "vga.h"
 
@@ -66,12 +66,12 @@ void out_write(enum out_channel channel, const char *text, size_t len)
 void console_report(void)
 {
     if (serial_on)
-        report_text("console: serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
+        log_text("console: serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
     else
-        report_text("console: no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
+        log_text("console: no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
     if (screen_on)
-        report_text(", screen: %s%s\n", kind, screen_json ? " (all lines)" : "");
+        log_text(", screen: %s%s\n", kind, screen_json ? " (all lines)" : "");
     else
-        report_text(", screen: off%s\n", boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+        log_text(", screen: off%s\n", boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
 }

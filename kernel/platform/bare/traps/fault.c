@@ -5,7 +5,7 @@
 #include "platform/guard.h"
 #include "platform/bare/io.h"
 #include "platform/bare/machine.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "safe.h"
 #include "harness/status.h"
 
@@ -74,7 +74,7 @@ void fault_dispatch(struct isr_frame *f)
         }
     }
     if (in_handler) { /* a fault while handling one: say so as plainly as possible and stop */
-        report_text("\nFAULT %s at EIP 0x%08x while handling a fault; stopping\n",
+        log_text("\nFAULT %s at EIP 0x%08x while handling a fault; stopping\n",
                     fault_name(f->vector), (unsigned)f->eip);
         machine_exit(STATUS_KERNEL_FAULT);
     }
@@ -88,9 +88,9 @@ void fault_dispatch(struct isr_frame *f)
     }
     struct fault_info info;
     capture(f, &info);
-    fault_report("kernel (no guard)", &info);
-    report_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
-    report_end(STATUS_KERNEL_FAULT);
+    write_fault("kernel (no guard)", &info);
+    log_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
+    log_end(STATUS_KERNEL_FAULT);
     machine_exit(STATUS_KERNEL_FAULT);
 }
 

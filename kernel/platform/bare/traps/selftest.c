@@ -3,7 +3,7 @@
  * MSR that does not exist through the fault-safe path. */
 #include "platform/fault.h"
 #include "lib/fmt.h"
-#include "report/report.h"
+#include "report/log.h"
 #include "safe.h"
 #include "selftest.h"
 #include "harness/selftest_common.h"
@@ -25,7 +25,7 @@ static const struct provoked_fault ring0_cases[] = {
 
 int selftest_run(void)
 {
-    report_text("self-test: provoking faults; each must be caught and reported\n");
+    log_text("self-test: provoking faults; each must be caught and reported\n");
     int status = selftest_provoke(selftest_common_cases, selftest_common_count);
     status = status_worst(status, selftest_provoke(ring0_cases, 1));
 
@@ -36,6 +36,6 @@ int selftest_run(void)
     int err = rdmsr_safe(NONEXISTENT_MSR, &value);
     char seen[32];
     ksnprintf(seen, sizeof seen, "%s", err ? fault_name(FAULT_VECTOR(err)) : "none");
-    selftest_record("rdmsr of a nonexistent MSR", "#GP or a value", seen, 1);
+    write_selftest("rdmsr of a nonexistent MSR", "#GP or a value", seen, 1);
     return status;
 }

@@ -1,6 +1,6 @@
 /* Writes what the PMU layer found, for people and for scripts. */
-#include "pmu_report.h"
-#include "report.h"
+#include "write_pmu.h"
+#include "log.h"
 
 static void counter_name(char *buf, unsigned n, unsigned counter)
 {
@@ -36,22 +36,22 @@ static void evidence(const struct pmu_probe *p)
     rec_obj_close();
 }
 
-void pmu_report(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v)
+void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v)
 {
     const char *verdict = v->counting ? "counting" : "not counting";
-    report_text("pmu: %s (%s), %u x %u-bit general, %u x %u-bit fixed: %s%s%s\n", d->name,
+    log_text("pmu: %s (%s), %u x %u-bit general, %u x %u-bit fixed: %s%s%s\n", d->name,
                 pmu_kind_name(d->kind), d->gp_counters, d->gp_width, d->fixed_counters, d->fixed_width,
                 verdict, v->counting ? "" : ": ", v->counting ? "" : pmu_reason_text(v->reason));
     for (unsigned i = 0; i < v->nprobes; i++) {
         const struct pmu_probe *p = &v->probes[i];
-        report_text("pmu:   %-18s %-36s delta %llu (expected %llu..%llu) %s\n",
+        log_text("pmu:   %-18s %-36s delta %llu (expected %llu..%llu) %s\n",
                     pmu_proof_slot_name(p->slot), p->event ? p->event : "(raw)",
                     (unsigned long long)p->delta, (unsigned long long)p->expect_min,
                     (unsigned long long)p->expect_max, p->ok ? "ok" : "FAIL");
     }
     if (v->reason == PMU_REASON_SAVE_FAULT || v->reason == PMU_REASON_PROGRAM_FAULT ||
         v->reason == PMU_REASON_READ_FAULT)
-        report_text("pmu:   fault 0x%x on MSR 0x%x\n", (unsigned)v->fault, (unsigned)v->fault_msr);
+        log_text("pmu:   fault 0x%x on MSR 0x%x\n", (unsigned)v->fault, (unsigned)v->fault_msr);
 
     rec_open("pmu");
     rec_str("driver", d->name);

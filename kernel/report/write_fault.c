@@ -1,9 +1,9 @@
 #include "platform/fault.h"
-#include "report.h"
+#include "log.h"
 
-void fault_report(const char *where, const struct fault_info *info)
+void write_fault(const char *where, const struct fault_info *info)
 {
-    report_text("FAULT %s (vector %u) in %s: error code 0x%x at EIP 0x%08x\n"
+    log_text("FAULT %s (vector %u) in %s: error code 0x%x at EIP 0x%08x\n"
                 "      CR0=0x%08x CR2=0x%08x CR4=0x%08x EFLAGS=0x%08x\n"
                 "      EAX=%08x EBX=%08x ECX=%08x EDX=%08x ESI=%08x EDI=%08x EBP=%08x ESP=%08x\n",
                 fault_name(info->vector), (unsigned)info->vector, where, (unsigned)info->error_code,

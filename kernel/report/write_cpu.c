@@ -4,7 +4,7 @@
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "report.h"
+#include "log.h"
 
 #define LINE_WIDTH 78
 
@@ -23,7 +23,7 @@ static void text_features(const struct cpu_info *c)
                 continue;
             size_t nl = kstrlen(n);
             if (len && len + 1 + nl > LINE_WIDTH - 12) {
-                report_text("  %-10s%s\n", any ? "" : "features:", line);
+                log_text("  %-10s%s\n", any ? "" : "features:", line);
                 any = true;
                 len = 0;
                 line[0] = 0;
@@ -35,7 +35,7 @@ static void text_features(const struct cpu_info *c)
         }
     }
     if (len || !any)
-        report_text("  %-10s%s\n", any ? "" : "features:", len ? line : "(none)");
+        log_text("  %-10s%s\n", any ? "" : "features:", len ? line : "(none)");
 }
 
 static void size_text(char *buf, size_t size, uint64_t bytes)
@@ -63,19 +63,19 @@ static void ways_text(char *buf, size_t size, unsigned ways)
 static void text_caches(const struct cpu_info *c)
 {
     if (!c->ncaches)
-        report_text("  caches:   (not reported)\n");
+        log_text("  caches:   (not reported)\n");
     for (unsigned i = 0; i < c->ncaches; i++) {
         const struct cache_desc *d = &c->caches[i];
         char ways[24], size[24];
         ways_text(ways, sizeof ways, d->ways);
         if (d->kind >= CACHE_TLB_DATA) {
             size_text(size, sizeof size, (uint64_t)d->line * 1024u);
-            report_text("  %-10sL%u %s: %u entries, %s pages, %s\n", i ? "" : "caches:", d->level,
+            log_text("  %-10sL%u %s: %u entries, %s pages, %s\n", i ? "" : "caches:", d->level,
                         cpu_cache_kind_name((enum cache_kind)d->kind), (unsigned)d->size, size,
                         ways);
         } else {
             size_text(size, sizeof size, d->size);
-            report_text("  %-10sL%u %s: %s, %s, %u-byte lines\n", i ? "" : "caches:", d->level,
+            log_text("  %-10sL%u %s: %s, %s, %u-byte lines\n", i ? "" : "caches:", d->level,
                         cpu_cache_kind_name((enum cache_kind)d->kind), size, ways,
                         (unsigned)d->line);
         }
@@ -84,38 +84,38 @@ static void text_caches(const struct cpu_info *c)
 
 static void text_section(const struct cpu_info *c)
 {
-    report_text("\n== CPU ==\n");
-    report_text("  name:     %s\n", c->name);
+    log_text("\n== CPU ==\n");
+    log_text("  name:     %s\n", c->name);
     if (c->generation != CPU_GEN_CPUID) {
-        report_text("  cpuid:    none (%s)\n", c->generation == CPU_GEN_386
+        log_text("  cpuid:    none (%s)\n", c->generation == CPU_GEN_386
                                                    ? "EFLAGS.AC cannot be toggled: a 386"
                                                    : "EFLAGS.ID cannot be toggled");
-        report_text("  fpu:      %s\n", c->has_fpu ? "present" : "absent");
+        log_text("  fpu:      %s\n", c->has_fpu ? "present" : "absent");
         return;
     }
-    report_text("  vendor:   %s (\"%s\")\n", cpu_vendor_name(c->vendor), c->vendor_string);
-    report_text("  family %u, model %u (0x%x), stepping %u, type %u\n", c->family, c->model,
+    log_text("  vendor:   %s (\"%s\")\n", cpu_vendor_name(c->vendor), c->vendor_string);
+    log_text("  family %u, model %u (0x%x), stepping %u, type %u\n", c->family, c->model,
                 c->model, c->stepping, c->type);
     if (c->brand[0])
-        report_text("  brand:    %s\n", c->brand);
-    report_text("  leaves:   max 0x%x, extended 0x%x%s\n", (unsigned)c->max_leaf,
+        log_text("  brand:    %s\n", c->brand);
+    log_text("  leaves:   max 0x%x, extended 0x%x%s\n", (unsigned)c->max_leaf,
                 (unsigned)c->max_ext_leaf, c->max_ext_leaf ? "" : " (none)");
     text_features(c);
     text_caches(c);
-    report_text("  invariant TSC: %s\n", cpu_has(c, FEAT_INVARIANT_TSC) ? "yes" : "no");
+    log_text("  invariant TSC: %s\n", cpu_has(c, FEAT_INVARIANT_TSC) ? "yes" : "no");
     if (c->perfmon.version)
-        report_text("  perfmon:  version %u, %u counters x %u bits, %u fixed x %u bits\n",
+        log_text("  perfmon:  version %u, %u counters x %u bits, %u fixed x %u bits\n",
                     c->perfmon.version, c->perfmon.gp_counters, c->perfmon.gp_width,
                     c->perfmon.fixed_counters, c->perfmon.fixed_width);
     if (c->clock.ratio_den || c->clock.base_mhz)
-        report_text("  clock:    TSC/crystal %u/%u, crystal %u Hz; base %u MHz, max %u MHz, "
+        log_text("  clock:    TSC/crystal %u/%u, crystal %u Hz; base %u MHz, max %u MHz, "
                     "bus %u MHz\n",
                     (unsigned)c->clock.ratio_num, (unsigned)c->clock.ratio_den,
                     (unsigned)c->clock.crystal_hz, (unsigned)c->clock.base_mhz,
                     (unsigned)c->clock.max_mhz, (unsigned)c->clock.bus_mhz);
     if (cpu_has(c, FEAT_HYPERVISOR)) {
         const char *hv = cpu_hypervisor_name(c->hv_vendor);
-        report_text("  hypervisor: %s (\"%s\")\n", hv ? hv : "unknown", c->hv_vendor);
+        log_text("  hypervisor: %s (\"%s\")\n", hv ? hv : "unknown", c->hv_vendor);
     }
 }
 
@@ -217,18 +217,18 @@ static void record(const struct cpu_info *c)
     rec_close();
 }
 
-void cpu_report_info(const struct cpu_info *c)
+void write_cpu(const struct cpu_info *c)
 {
     text_section(c);
     if (c->generation != CPU_GEN_CPUID)
-        report_note("info", "cpu", "no CPUID instruction: identified as %s by EFLAGS tests",
+        log_note("info", "cpu", "no CPUID instruction: identified as %s by EFLAGS tests",
                     c->name);
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
-        report_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
+        log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c);
 }
 
 void cpu_report(void)
 {
-    cpu_report_info(cpu);
+    write_cpu(cpu);
 }

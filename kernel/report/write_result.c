@@ -4,7 +4,7 @@
 #include "lib/fmt.h"
 #include "harness/measure.h"
 #include "lib/option.h"
-#include "report.h"
+#include "log.h"
 #include "harness/result.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
@@ -70,10 +70,10 @@ static void report_histogram(const struct measurement *m, uint64_t iters)
     for (uint32_t i = 0; i < used; i++) {
         char from[24];
         kfixed(from, sizeof from, (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
-        report_text("      %10s | %5u ", from, (unsigned)bins[i]);
+        log_text("      %10s | %5u ", from, (unsigned)bins[i]);
         for (uint32_t k = 0; k < bins[i] * 40 / m->samples; k++)
-            report_text("#");
-        report_text("\n");
+            log_text("#");
+        log_text("\n");
         rec_obj_open(NULL);
         rec_fixed("from", (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
         rec_u64("count", bins[i]);
@@ -113,14 +113,14 @@ static void report_events(const struct event_counts *ec)
             rec_fixed("per_body", ec->x100[i], 2);
             char v[24];
             kfixed(v, sizeof v, ec->x100[i], 2);
-            report_text("  %-31s   %s: %s per body\n", "", ec->names[i], v);
+            log_text("  %-31s   %s: %s per body\n", "", ec->names[i], v);
         }
         rec_obj_close();
     }
     rec_arr_close();
 }
 
-void report_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec)
+void write_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec)
 {
     uint64_t iters = (uint64_t)m->unroll * (m->cold ? 1 : m->loops);
     int64_t cycles = 0, ns = 0;
@@ -159,7 +159,7 @@ void report_result(const struct bench *b, const struct measurement *m, const str
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
     }
     /* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
-    report_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", b->name, t, c,
+    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", b->name, t, c,
                 have_cycles ? (exact ? "c" : "~") : " ", ex,
                 e ? v : "-", disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
 
@@ -216,9 +216,9 @@ void report_result(const struct bench *b, const struct measurement *m, const str
         report_raw(m);
 }
 
-void report_skip(const char *name, const char *reason)
+void write_skip(const char *name, const char *reason)
 {
-    report_text("  %-31s skipped: %s\n", name, reason);
+    log_text("  %-31s skipped: %s\n", name, reason);
     rec_open("skip");
     rec_str("name", name);
     rec_str("reason", reason);

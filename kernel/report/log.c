@@ -4,7 +4,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform/out.h"
-#include "report.h"
+#include "log.h"
 
 #define FNV_OFFSET 0x811c9dc5u
 #define FNV_PRIME 0x01000193u
@@ -22,7 +22,7 @@ static struct {
     size_t len;
 } rep = { .checksum = FNV_OFFSET };
 
-void report_reset(void)
+void log_reset(void)
 {
     kmemset(&rep, 0, sizeof rep);
     rep.checksum = FNV_OFFSET;
@@ -194,7 +194,7 @@ void rec_obj_close(void) { close_nested(); }
 void rec_arr_open(const char *key) { open_nested(key, '[', ']'); }
 void rec_arr_close(void) { close_nested(); }
 
-void report_text(const char *fmt, ...)
+void log_text(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -202,7 +202,7 @@ void report_text(const char *fmt, ...)
     va_end(ap);
 }
 
-void report_note(const char *level, const char *topic, const char *fmt, ...)
+void log_note(const char *level, const char *topic, const char *fmt, ...)
 {
     char text[256];
     va_list ap;
@@ -211,7 +211,7 @@ void report_note(const char *level, const char *topic, const char *fmt, ...)
     va_end(ap);
     if (kstrcmp(level, "error") == 0)
         rep.errors++;
-    report_text("[%s] %s: %s\n", level, topic, text);
+    log_text("[%s] %s: %s\n", level, topic, text);
     rec_open("note");
     rec_str("level", level);
     rec_str("topic", topic);
@@ -219,17 +219,17 @@ void report_note(const char *level, const char *topic, const char *fmt, ...)
     rec_close();
 }
 
-void report_begin(const char *platform, const char *cmdline)
+void log_begin(const char *platform, const char *cmdline)
 {
     rec_open("begin");
-    rec_u64("schema", REPORT_SCHEMA);
+    rec_u64("schema", LOG_SCHEMA);
     rec_str("program", "cyclekit");
     rec_str("platform", platform);
     rec_str("cmdline", cmdline ? cmdline : "");
     rec_close();
 }
 
-int report_end(int status)
+int log_end(int status)
 {
     uint32_t checksum = rep.checksum;
     unsigned records = rep.records;
@@ -242,5 +242,5 @@ int report_end(int status)
     return status;
 }
 
-unsigned report_records(void) { return rep.records; }
-unsigned report_errors(void) { return rep.errors; }
+unsigned log_records(void) { return rep.records; }
+unsigned log_errors(void) { return rep.errors; }

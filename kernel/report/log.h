@@ -7,15 +7,15 @@
  * FNV-1a 32 over those lines' bytes, newline excluded, in order. A log
  * without a valid end record is truncated. Key order inside a record is the
  * order of the calls; string values are JSON-escaped here. */
-#ifndef CK_REPORT_H
-#define CK_REPORT_H
+#ifndef CK_LOG_H
+#define CK_LOG_H
 #include <stdbool.h>
 #include <stdint.h>
 
-#define REPORT_SCHEMA 1
+#define LOG_SCHEMA 1
 
-void report_begin(const char *platform, const char *cmdline);
-int report_end(int status); /* writes the end record; returns status */
+void log_begin(const char *platform, const char *cmdline);
+int log_end(int status); /* writes the end record; returns status */
 
 /* One JSON record, streamed: open, fields, close. Records do not nest;
  * rec_obj_open/rec_arr_open nest values inside the open record. */
@@ -35,18 +35,18 @@ void rec_arr_close(void);
 void rec_close(void);
 
 /* Readable-only lines (section headings, tables). */
-void report_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A note is both: a human line and {"type":"note","level":..,"topic":..,"text":..}.
  * Levels: "info", "warn", "error". */
-void report_note(const char *level, const char *topic, const char *fmt, ...)
+void log_note(const char *level, const char *topic, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Counters for the exit status and the summary. */
-unsigned report_records(void);
-unsigned report_errors(void); /* notes of level "error" */
+unsigned log_records(void);
+unsigned log_errors(void); /* notes of level "error" */
 
 /* For tests: forget all state (a new log). */
-void report_reset(void);
+void log_reset(void);
 
 #endif

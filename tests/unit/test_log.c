@@ -7,12 +7,12 @@
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
-#include "report/report.h"
+#include "report/log.h"
 
 static int setup(void **state)
 {
     (void)state;
-    report_reset();
+    log_reset();
     capture_reset();
     return 0;
 }
@@ -41,7 +41,7 @@ static void record_fields(void **state)
     assert_string_equal(capture_machine(),
         "{\"type\":\"result\",\"name\":\"p5/agi\",\"n\":18446744073709551615,\"d\":-5,"
         "\"h\":\"0xabc\",\"v\":3.05,\"neg\":-0.07,\"int\":42,\"b\":true,\"z\":null}\n");
-    assert_int_equal(report_records(), 1);
+    assert_int_equal(log_records(), 1);
 }
 
 static void escaping(void **state)
@@ -91,11 +91,11 @@ static void unclosed_levels_are_closed(void **state)
 static void end_record_counts_and_checksums(void **state)
 {
     (void)state;
-    report_begin("bare", "a=1");
-    report_note("warn", "cmdline", "bad %s", "thing");
+    log_begin("bare", "a=1");
+    log_note("warn", "cmdline", "bad %s", "thing");
     rec_open("r");
     rec_close();
-    report_end(2);
+    log_end(2);
     const char *m = capture_machine();
     /* Recompute over the three record lines, newline excluded. */
     uint32_t h = 0x811c9dc5u;
@@ -117,10 +117,10 @@ static void end_record_counts_and_checksums(void **state)
 static void error_notes_are_counted(void **state)
 {
     (void)state;
-    report_note("info", "t", "x");
-    report_note("error", "t", "y");
-    assert_int_equal(report_errors(), 1);
-    assert_int_equal(report_records(), 2);
+    log_note("info", "t", "x");
+    log_note("error", "t", "y");
+    assert_int_equal(log_errors(), 1);
+    assert_int_equal(log_records(), 2);
 }
 
 static void long_record_stays_one_line(void **state)

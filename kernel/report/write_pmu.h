@@ -1,7 +1,7 @@
 /* The "pmu" record: which driver, its counters, the proof verdict and its
  * evidence, and whether the PMU MSRs read back their saved values. */
-#ifndef CK_PMU_REPORT_H
-#define CK_PMU_REPORT_H
+#ifndef CK_WRITE_PMU_H
+#define CK_WRITE_PMU_H
 #include "pmu/pmu_prove.h"
 
 /* why: the sentence from pmu_select() (may be NULL). Writes one readable
@@ -13,6 +13,6 @@
  *  "evidence":[{"check":..,"event":..,"counter":..,"code":..,"umask":..,"before":..,"after":..,
  *               "delta":..,"min":..,"max":..,"ok":..,"status":..}],
  *  "restore":{"status":..,"checked":..,"mismatches":..,"inexact":..,"moving":..,"faults":..}} */
-void pmu_report(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v);
+void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v);
 
 #endif
