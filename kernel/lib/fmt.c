@@ -1,5 +1,6 @@
 /* A small printf. Output goes to a sink, so the same formatter fills
  * buffers (ksnprintf) and streams to a channel without a length limit. */
+#include <stdbool.h>
 #include <stdint.h>
 #include "div64.h"
 #include "fmt.h"
@@ -132,6 +133,99 @@ static int64_t take_signed(va_list *ap, enum length len)
     }
 }
 
+/* Flags, width, precision and length of one conversion; *fmt is left on
+ * the conversion character. */
+static enum length parse_spec(const char **fmtp, va_list *ap, struct spec *sp)
+{
+    const char *fmt = *fmtp;
+    for (;; fmt++) {
+        char f = fmt[1];
+        if (f == '-') sp->left = 1;
+        else if (f == '0') sp->zero = 1;
+        else if (f == '+') sp->plus = 1;
+        else if (f == ' ') sp->space = 1;
+        else if (f == '#') sp->alt = 1;
+        else break;
+    }
+    fmt++;
+    if (*fmt == '*') {
+        sp->width = va_arg(*ap, int);
+        if (sp->width < 0) {
+            sp->left = 1;
+            sp->width = -sp->width;
+        }
+        fmt++;
+    } else {
+        while (*fmt >= '0' && *fmt <= '9')
+            sp->width = sp->width * 10 + (*fmt++ - '0');
+    }
+    if (*fmt == '.') {
+        fmt++;
+        sp->precision = 0;
+        if (*fmt == '*') {
+            sp->precision = va_arg(*ap, int);
+            if (sp->precision < 0)
+                sp->precision = -1;
+            fmt++;
+        } else {
+            while (*fmt >= '0' && *fmt <= '9')
+                sp->precision = sp->precision * 10 + (*fmt++ - '0');
+        }
+    }
+    enum length len = LEN_INT;
+    if (*fmt == 'h') {
+        len = LEN_SHORT;
+        if (*++fmt == 'h') { len = LEN_CHAR; fmt++; }
+    } else if (*fmt == 'l') {
+        len = LEN_LONG;
+        if (*++fmt == 'l') { len = LEN_LLONG; fmt++; }
+    } else if (*fmt == 'z') {
+        len = LEN_SIZE; fmt++;
+    } else if (*fmt == 'j') {
+        len = LEN_MAX; fmt++;
+    }
+    *fmtp = fmt;
+    return len;
+}
+
+/* One conversion; returns false for a lone '%' at the end of the format. */
+static bool convert(struct sink *s, const struct spec *spec, enum length len, char conv, va_list *ap)
+{
+    struct spec sp = *spec;
+    switch (conv) {
+    case 'd':
+    case 'i': {
+        int64_t v = take_signed(ap, len);
+        uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        put_number(s, &sp, mag, v < 0, 10, 0);
+        break;
+    }
+    case 'u': put_number(s, &sp, take_unsigned(ap, len), 0, 10, 0); break;
+    case 'x': put_number(s, &sp, take_unsigned(ap, len), 0, 16, 0); break;
+    case 'X': put_number(s, &sp, take_unsigned(ap, len), 0, 16, 1); break;
+    case 'o': put_number(s, &sp, take_unsigned(ap, len), 0, 8, 0); break;
+    case 'p':
+        sp.alt = 1;
+        put_number(s, &sp, (uintptr_t)va_arg(*ap, void *), 0, 16, 0);
+        break;
+    case 'c': {
+        char c = (char)va_arg(*ap, int);
+        put_repeat(s, ' ', sp.left ? 0 : sp.width - 1);
+        put(s, c);
+        put_repeat(s, ' ', sp.left ? sp.width - 1 : 0);
+        break;
+    }
+    case 's': put_string(s, &sp, va_arg(*ap, const char *)); break;
+    case '%': put(s, '%'); break;
+    case '\0': return false; /* a lone '%' at the end: print nothing more */
+    default: /* unknown conversion: show it rather than guess */
+        put(s, '%');
+        put(s, conv);
+        break;
+    }
+    return true;
+}
+
 static void format(struct sink *s, const char *fmt, va_list ap_in)
 {
     va_list ap;
@@ -142,83 +236,9 @@ static void format(struct sink *s, const char *fmt, va_list ap_in)
             continue;
         }
         struct spec sp = { 0, 0, 0, 0, 0, 0, -1 };
-        for (;; fmt++) {
-            char f = fmt[1];
-            if (f == '-') sp.left = 1;
-            else if (f == '0') sp.zero = 1;
-            else if (f == '+') sp.plus = 1;
-            else if (f == ' ') sp.space = 1;
-            else if (f == '#') sp.alt = 1;
-            else break;
-        }
-        fmt++;
-        if (*fmt == '*') {
-            sp.width = va_arg(ap, int);
-            if (sp.width < 0) {
-                sp.left = 1;
-                sp.width = -sp.width;
-            }
-            fmt++;
-        } else {
-            while (*fmt >= '0' && *fmt <= '9')
-                sp.width = sp.width * 10 + (*fmt++ - '0');
-        }
-        if (*fmt == '.') {
-            fmt++;
-            sp.precision = 0;
-            if (*fmt == '*') {
-                sp.precision = va_arg(ap, int);
-                if (sp.precision < 0)
-                    sp.precision = -1;
-                fmt++;
-            } else {
-                while (*fmt >= '0' && *fmt <= '9')
-                    sp.precision = sp.precision * 10 + (*fmt++ - '0');
-            }
-        }
-        enum length len = LEN_INT;
-        if (*fmt == 'h') {
-            len = LEN_SHORT;
-            if (*++fmt == 'h') { len = LEN_CHAR; fmt++; }
-        } else if (*fmt == 'l') {
-            len = LEN_LONG;
-            if (*++fmt == 'l') { len = LEN_LLONG; fmt++; }
-        } else if (*fmt == 'z') {
-            len = LEN_SIZE; fmt++;
-        } else if (*fmt == 'j') {
-            len = LEN_MAX; fmt++;
-        }
-        switch (*fmt) {
-        case 'd':
-        case 'i': {
-            int64_t v = take_signed(&ap, len);
-            uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-            put_number(s, &sp, mag, v < 0, 10, 0);
-            break;
-        }
-        case 'u': put_number(s, &sp, take_unsigned(&ap, len), 0, 10, 0); break;
-        case 'x': put_number(s, &sp, take_unsigned(&ap, len), 0, 16, 0); break;
-        case 'X': put_number(s, &sp, take_unsigned(&ap, len), 0, 16, 1); break;
-        case 'o': put_number(s, &sp, take_unsigned(&ap, len), 0, 8, 0); break;
-        case 'p':
-            sp.alt = 1;
-            put_number(s, &sp, (uintptr_t)va_arg(ap, void *), 0, 16, 0);
-            break;
-        case 'c': {
-            char c = (char)va_arg(ap, int);
-            put_repeat(s, ' ', sp.left ? 0 : sp.width - 1);
-            put(s, c);
-            put_repeat(s, ' ', sp.left ? sp.width - 1 : 0);
-            break;
-        }
-        case 's': put_string(s, &sp, va_arg(ap, const char *)); break;
-        case '%': put(s, '%'); break;
-        case '\0': fmt--; break; /* a lone '%' at the end: print nothing more */
-        default: /* unknown conversion: show it rather than guess */
-            put(s, '%');
-            put(s, *fmt);
-            break;
-        }
+        enum length len = parse_spec(&fmt, &ap, &sp);
+        if (!convert(s, &sp, len, *fmt, &ap))
+            fmt--;
     }
     va_end(ap);
 }

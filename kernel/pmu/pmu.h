@@ -150,7 +150,8 @@ const char *pmu_kind_name(enum pmu_kind kind);
 int pmu_bind(struct pmu_driver *d, enum pmu_kind kind, const struct cpu_info *c,
              const struct msr_ops *m);
 
-/* ---- use (pmu_core.c) ---- */
+/* ---- counters and their use (pmu_counter.c: which counters, widths, deltas;
+ *      pmu_core.c: program, read, stop, RDPMC index) ---- */
 
 /* Counter exists on this driver. */
 bool pmu_counter_valid(const struct pmu_driver *d, unsigned counter);

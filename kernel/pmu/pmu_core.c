@@ -1,34 +1,6 @@
-/* The driver-independent half of using a PMU: argument checks, wrap-around
- * arithmetic, RDPMC indices and the MSR access that keeps evidence. */
+/* The driver-independent half of using a PMU: argument checks, RDPMC
+ * indices and the MSR access that keeps evidence. */
 #include "pmu.h"
-
-uint64_t pmu_width_mask(unsigned width)
-{
-    if (width == 0 || width >= 64)
-        return ~(uint64_t)0;
-    return ((uint64_t)1 << width) - 1;
-}
-
-uint64_t pmu_delta(uint64_t before, uint64_t after, unsigned width)
-{
-    return (after - before) & pmu_width_mask(width);
-}
-
-bool pmu_counter_valid(const struct pmu_driver *d, unsigned counter)
-{
-    if (d->kind == PMU_NONE)
-        return false;
-    if (PMU_IS_FIXED(counter)) {
-        unsigned i = counter - PMU_FIXED_BASE;
-        return i < d->fixed_counters && ((d->fixed_mask >> i) & 1);
-    }
-    return counter < d->gp_counters;
-}
-
-unsigned pmu_counter_width(const struct pmu_driver *d, unsigned counter)
-{
-    return PMU_IS_FIXED(counter) ? d->fixed_width : d->gp_width;
-}
 
 int pmu_msr_rd(struct pmu_driver *d, uint32_t msr, uint64_t *v)
 {

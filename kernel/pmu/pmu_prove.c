@@ -108,6 +108,80 @@ static bool judge(struct pmu_verdict *v, bool fixed, bool *any)
     return ok;
 }
 
+/* The evidence: every proof event the driver offers (branches only when
+ * the workload says how many it has). */
+static void plan_probes(const struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
+{
+    for (int s = 0; s < PMU_PROOF_SLOTS; s++) {
+        const struct pmu_proof_slot *ps = &d->proof[s];
+        if (!ps->used || (s == PMU_PROOF_BRANCH && w->branches == 0))
+            continue;
+        struct pmu_probe *p = &v->probes[v->nprobes++];
+        p->slot = s;
+        p->event = ps->sel.name;
+        p->counter = ps->counter;
+        p->code = ps->sel.code;
+        p->umask = ps->sel.umask;
+        p->flags = ps->sel.flags;
+        pmu_prove_window(s, w->instructions, w->branches, &p->expect_min, &p->expect_max);
+    }
+}
+
+/* Programs every probe; false when a general counter could not be
+ * programmed (fixed counters are extra evidence, not the verdict). */
+static bool program_probes(struct pmu_driver *d, struct pmu_verdict *v)
+{
+    bool programmed = true;
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        struct pmu_probe *p = &v->probes[i];
+        p->status = pmu_program(d, p->counter, &d->proof[p->slot].sel);
+        if (p->status != 0) {
+            p->fault_msr = d->last_msr;
+            if (is_fixed_slot(p->slot))
+                continue;
+            fail(v, PMU_REASON_PROGRAM_FAULT, p->status, p->fault_msr);
+            programmed = false;
+        }
+    }
+    return programmed;
+}
+
+/* Reads probe p into *value; false when a general counter failed. */
+static bool read_probe(struct pmu_driver *d, struct pmu_verdict *v, struct pmu_probe *p, uint64_t *value)
+{
+    p->status = pmu_read(d, p->counter, value);
+    if (p->status == 0)
+        return true;
+    p->fault_msr = d->last_msr;
+    if (is_fixed_slot(p->slot))
+        return true;
+    fail(v, PMU_REASON_READ_FAULT, p->status, p->fault_msr);
+    return false;
+}
+
+/* Counters before, the workload, counters after; false on a failed read
+ * of a general counter (the reads before stop at the first one). */
+static bool count_workload(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
+{
+    for (unsigned i = 0; i < v->nprobes; i++)
+        if (v->probes[i].status == 0 && !read_probe(d, v, &v->probes[i], &v->probes[i].before))
+            return false;
+    w->run(w->arg);
+    bool read_ok = true;
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        struct pmu_probe *p = &v->probes[i];
+        if (p->status != 0)
+            continue;
+        if (!read_probe(d, v, p, &p->after)) {
+            read_ok = false;
+            continue;
+        }
+        if (p->status == 0)
+            p->delta = pmu_delta(p->before, p->after, pmu_counter_width(d, p->counter));
+    }
+    return read_ok;
+}
+
 bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
 {
     kmemset(v, 0, sizeof *v);
@@ -122,82 +196,18 @@ bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_ve
         v->reason = PMU_REASON_NO_PROOF_EVENT;
         return false;
     }
-
-    /* The evidence: every proof event the driver offers (branches only
-     * when the workload says how many it has). */
-    for (int s = 0; s < PMU_PROOF_SLOTS; s++) {
-        const struct pmu_proof_slot *ps = &d->proof[s];
-        if (!ps->used || (s == PMU_PROOF_BRANCH && w->branches == 0))
-            continue;
-        struct pmu_probe *p = &v->probes[v->nprobes++];
-        p->slot = s;
-        p->event = ps->sel.name;
-        p->counter = ps->counter;
-        p->code = ps->sel.code;
-        p->umask = ps->sel.umask;
-        p->flags = ps->sel.flags;
-        pmu_prove_window(s, w->instructions, w->branches, &p->expect_min, &p->expect_max);
-    }
-
+    plan_probes(d, w, v);
     int r = pmu_save(d);
     if (r != 0) {
         fail(v, PMU_REASON_SAVE_FAULT, r, first_failed_save(d));
         return false;
     }
-
-    bool programmed = true;
-    for (unsigned i = 0; i < v->nprobes; i++) {
-        struct pmu_probe *p = &v->probes[i];
-        p->status = pmu_program(d, p->counter, &d->proof[p->slot].sel);
-        if (p->status != 0) {
-            p->fault_msr = d->last_msr;
-            if (is_fixed_slot(p->slot))
-                continue; /* fixed counters are extra evidence, not the verdict */
-            fail(v, PMU_REASON_PROGRAM_FAULT, p->status, p->fault_msr);
-            programmed = false;
-        }
-    }
-
-    bool read_ok = programmed;
-    for (unsigned i = 0; read_ok && i < v->nprobes; i++) {
-        struct pmu_probe *p = &v->probes[i];
-        if (p->status != 0)
-            continue;
-        p->status = pmu_read(d, p->counter, &p->before);
-        if (p->status != 0) {
-            p->fault_msr = d->last_msr;
-            if (!is_fixed_slot(p->slot)) {
-                fail(v, PMU_REASON_READ_FAULT, p->status, p->fault_msr);
-                read_ok = false;
-            }
-        }
-    }
-    if (read_ok) {
-        w->run(w->arg);
-        for (unsigned i = 0; i < v->nprobes; i++) {
-            struct pmu_probe *p = &v->probes[i];
-            if (p->status != 0)
-                continue;
-            p->status = pmu_read(d, p->counter, &p->after);
-            if (p->status != 0) {
-                p->fault_msr = d->last_msr;
-                if (!is_fixed_slot(p->slot)) {
-                    fail(v, PMU_REASON_READ_FAULT, p->status, p->fault_msr);
-                    read_ok = false;
-                }
-                continue;
-            }
-            p->delta = pmu_delta(p->before, p->after, pmu_counter_width(d, p->counter));
-        }
-    }
-
-    if (read_ok) {
+    if (program_probes(d, v) && count_workload(d, w, v)) {
         bool any_fixed;
         bool gp_ok = judge(v, false, &any_fixed);
         v->fixed_counting = judge(v, true, &any_fixed) && any_fixed;
         v->counting = gp_ok && v->reason == PMU_REASON_OK;
     }
-
     v->restore_status = pmu_restore(d);
     v->restore_bad = pmu_verify_restore(d, &v->restore);
     return v->counting;
