@@ -6,14 +6,6 @@
 #include "cpu.h"
 #include "lib/kstring.h"
 
-const struct cpuid_regs *cpu_raw_find(const struct cpu_info *c, uint32_t leaf, uint32_t subleaf)
-{
-    for (unsigned i = 0; i < c->nraw; i++)
-        if (c->raw[i].leaf == leaf && c->raw[i].subleaf == subleaf)
-            return &c->raw[i].r;
-    return NULL;
-}
-
 static void put_reg(char *dst, uint32_t v)
 {
     for (int i = 0; i < 4; i++)

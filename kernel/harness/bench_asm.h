@@ -1,28 +1,27 @@
 /* The assembler macros every generated benchmark function uses (included
  * once per benchmark file through bench.h). They read and write the timing
- * page (kernel/measure.h): ck_regs, ck_loops, ck_entry, ck_t0, ck_t1 and
+ * page (timing_page.h): ck_regs, ck_loops, ck_entry, ck_t0, ck_t1 and
  * ck_read_mode, which the harness sets before each call, and ck_carry_esi,
  * where the epilogue leaves ESI (after the second read: not timed).
  *
- * Read modes (ck_read_mode), chosen per CPU by kernel/timer.c:
- *   0  CPUID; RDTSC at both ends          (P5, P6, anything without SSE2)
- *   1  LFENCE; RDTSC; LFENCE  /  RDTSCP; LFENCE
- *   2  LFENCE; RDTSC; LFENCE  at both ends (SSE2 without RDTSCP)
- *   3  PIT channel 2 latched count        (no TSC: 486 and older)
+ * Read modes (ck_read_mode, CK_READ_* in timing_page.h), chosen per CPU by
+ * timer.c. The code tests RDTSCP (below: CPUID, equal: RDTSCP) and LFENCE;
+ * anything else is the PIT.
  * The branch on the mode comes before the first read and, at the end, is a
  * fixed predicted cost inside the region that the difference cancels. */
 #ifndef CK_BENCH_ASM_H
 #define CK_BENCH_ASM_H
+#include "timing_page.h"
 
 __asm__(
     ".ifndef ck_bench_macros_defined\n"
     ".set ck_bench_macros_defined, 1\n"
 
     ".macro ck_read_into dst, serialize_end\n"
-    "  cmpl $1, ck_read_mode\n"
+    "  cmpl $" CK_STR(CK_READ_RDTSCP) ", ck_read_mode\n"
     "  jb .Lck_cpuid_\\@\n"
     "  je .Lck_rdtscp_\\@\n"
-    "  cmpl $2, ck_read_mode\n"
+    "  cmpl $" CK_STR(CK_READ_LFENCE) ", ck_read_mode\n"
     "  je .Lck_lfence_\\@\n"
     /* mode 3: PIT channel 2, a 16-bit down counter */
     "  movb $0x80, %al\n"

@@ -6,24 +6,25 @@
 
 #include <stddef.h>
 
-/* The timing page, a whole page (aligned and sized 4096), with the names the
- * generated code uses (bench/bench_asm.h) as aliases into it. */
+/* The timing page (timing_page.h), with the names the generated code uses
+ * (bench_asm.h) as aliases into it. */
 struct timing_page ck_timing;
-_Static_assert(offsetof(struct timing_page, regs) == 0, "ck_regs");
-_Static_assert(offsetof(struct timing_page, loops) == 24, "ck_loops");
-_Static_assert(offsetof(struct timing_page, read_mode) == 28, "ck_read_mode");
-_Static_assert(offsetof(struct timing_page, t0) == 32, "ck_t0");
-_Static_assert(offsetof(struct timing_page, t1) == 40, "ck_t1");
-_Static_assert(offsetof(struct timing_page, carry_esi) == 48, "ck_carry_esi");
-_Static_assert(offsetof(struct timing_page, entry) == 56, "ck_entry");
+_Static_assert(offsetof(struct timing_page, regs) == TP_REGS, "ck_regs");
+_Static_assert(offsetof(struct timing_page, loops) == TP_LOOPS, "ck_loops");
+_Static_assert(offsetof(struct timing_page, read_mode) == TP_READ_MODE, "ck_read_mode");
+_Static_assert(offsetof(struct timing_page, t0) == TP_T0, "ck_t0");
+_Static_assert(offsetof(struct timing_page, t1) == TP_T1, "ck_t1");
+_Static_assert(offsetof(struct timing_page, carry_esi) == TP_CARRY_ESI, "ck_carry_esi");
+_Static_assert(offsetof(struct timing_page, entry) == TP_ENTRY, "ck_entry");
+_Static_assert(sizeof(struct timing_page) == 4096, "one page");
 __asm__(".globl ck_regs, ck_loops, ck_read_mode, ck_t0, ck_t1, ck_carry_esi, ck_entry\n"
-        ".set ck_regs, ck_timing + 0\n"
-        ".set ck_loops, ck_timing + 24\n"
-        ".set ck_read_mode, ck_timing + 28\n"
-        ".set ck_t0, ck_timing + 32\n"
-        ".set ck_t1, ck_timing + 40\n"
-        ".set ck_carry_esi, ck_timing + 48\n"
-        ".set ck_entry, ck_timing + 56\n");
+        ".set ck_regs, ck_timing + " CK_STR(TP_REGS) "\n"
+        ".set ck_loops, ck_timing + " CK_STR(TP_LOOPS) "\n"
+        ".set ck_read_mode, ck_timing + " CK_STR(TP_READ_MODE) "\n"
+        ".set ck_t0, ck_timing + " CK_STR(TP_T0) "\n"
+        ".set ck_t1, ck_timing + " CK_STR(TP_T1) "\n"
+        ".set ck_carry_esi, ck_timing + " CK_STR(TP_CARRY_ESI) "\n"
+        ".set ck_entry, ck_timing + " CK_STR(TP_ENTRY) "\n");
 
 static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
 static uint64_t ref_u[MEASURE_SAMPLES_MAX], ref_2u[MEASURE_SAMPLES_MAX];
@@ -37,6 +38,7 @@ int32_t bench_copy_size(const struct bench *b)
 
 static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size)
 {
+    ck_timing.read_mode = timer.mode;
     ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
     b->fn();
     if (b->carry) /* the next run goes on where this one stopped (a long pointer chain) */

@@ -1,27 +1,15 @@
 /* The measurement harness: how one benchmark is timed.
  *
- * The generated benchmark function (bench/bench_asm.h) reads these
- * variables, so they live together on a data page of their own, away from
- * benchmark code (a store near executing code is taken for self-modifying
- * code by many CPUs). */
+ * The generated benchmark function (bench_asm.h) and this side share the
+ * timing page (timing_page.h). */
 #ifndef CK_MEASURE_H
 #define CK_MEASURE_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "bench.h"
 #include "stats/stats.h"
+#include "timing_page.h"
 
-struct timing_page {
-    uint32_t regs[6];    /* ck_regs: eax ebx ecx edx esi edi at body entry */
-    uint32_t loops;      /* ck_loops: L */
-    uint32_t read_mode;  /* ck_read_mode: enum read_mode (timer.h) */
-    uint64_t t0, t1;     /* ck_t0, ck_t1: the two counter reads */
-    uint32_t carry_esi;  /* ck_carry_esi: ESI after the last run (see bench .carry) */
-    uint32_t pad;
-    uintptr_t entry;     /* ck_entry: where the unrolled copies are entered (last: its size varies) */
-} __attribute__((aligned(4096)));
-
-extern struct timing_page ck_timing;
 
 struct measure_config {
     uint32_t samples, warmup, unroll, loops;

@@ -84,7 +84,6 @@ static void choose_mode(const struct timer_platform *tp)
     }
     timer.mode = m;
     timer.why = why;
-    ck_timing.read_mode = m;
 }
 
 static void cpuid_clock(void)

@@ -4,12 +4,13 @@
 #define CK_TIMER_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "timing_page.h"
 
 enum read_mode {
-    READ_CPUID = 0,   /* CPUID; RDTSC at both ends */
-    READ_RDTSCP = 1,  /* LFENCE; RDTSC; LFENCE  ...  RDTSCP; LFENCE */
-    READ_LFENCE = 2,  /* LFENCE; RDTSC; LFENCE at both ends */
-    READ_PIT = 3,     /* no TSC: the 8254's channel 2 at 1.193182 MHz */
+    READ_CPUID = CK_READ_CPUID,   /* the values the generated code tests (timing_page.h) */
+    READ_RDTSCP = CK_READ_RDTSCP,
+    READ_LFENCE = CK_READ_LFENCE,
+    READ_PIT = CK_READ_PIT,
 };
 
 #define PIT_HZ 1193182u

@@ -1,32 +1,32 @@
 /* A small printf. Output goes to a sink, so the same formatter fills
- * buffers (ksnprintf) and streams to a channel without a length limit. */
+ * buffers (ksnprintf) and streams to a caller's function without a length limit. */
 #include <stdbool.h>
 #include <stdint.h>
 #include "div64.h"
 #include "fmt.h"
 #include "kstring.h"
-#include "platform/out.h"
 
 struct sink {
     char *buf;      /* buffer sink: where to write */
     size_t size;    /* its size */
     size_t len;     /* characters produced so far (also past size) */
-    int channel;    /* stream sink: channel, buffered in chunk[] */
+    kemit_fn emit;  /* stream sink: where chunk[] goes when full */
+    void *emit_ctx;
     char chunk[128];
     size_t chunk_len;
 };
 
 static void sink_flush(struct sink *s)
 {
-    if (s->channel && s->chunk_len) {
-        out_write((enum out_channel)s->channel, s->chunk, s->chunk_len);
+    if (s->emit && s->chunk_len) {
+        s->emit(s->emit_ctx, s->chunk, s->chunk_len);
         s->chunk_len = 0;
     }
 }
 
 static void put(struct sink *s, char c)
 {
-    if (s->channel) {
+    if (s->emit) {
         if (s->chunk_len == sizeof s->chunk)
             sink_flush(s);
         s->chunk[s->chunk_len++] = c;
@@ -273,17 +273,9 @@ int kfixed(char *buf, size_t size, int64_t scaled, unsigned decimals)
                      (int)decimals, (unsigned long long)(mag % unit));
 }
 
-void kvprintf_to(int channel, const char *fmt, va_list ap)
+void kvprintf_to(kemit_fn emit, void *ctx, const char *fmt, va_list ap)
 {
-    struct sink s = { .channel = channel };
+    struct sink s = { .emit = emit, .emit_ctx = ctx };
     format(&s, fmt, ap);
     sink_flush(&s);
-}
-
-void kprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kvprintf_to(OUT_HUMAN, fmt, ap);
-    va_end(ap);
 }

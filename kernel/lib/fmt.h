@@ -17,11 +17,10 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
  * digits after the point ("-0.07" from -7, 2). Returns like ksnprintf. */
 int kfixed(char *buf, size_t size, int64_t scaled, unsigned decimals);
 
-/* Formats straight to a channel of out.h, with no length limit. */
-void kvprintf_to(int channel, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
-
-/* Readable report text (OUT_HUMAN). */
-void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Formats straight to emit(ctx, text, len), in pieces, with no length limit
+ * (the log streams its readable lines this way). */
+typedef void (*kemit_fn)(void *ctx, const char *text, size_t len);
+void kvprintf_to(kemit_fn emit, void *ctx, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #endif

@@ -194,11 +194,17 @@ void rec_obj_close(void) { close_nested(); }
 void rec_arr_open(const char *key) { open_nested(key, '[', ']'); }
 void rec_arr_close(void) { close_nested(); }
 
+static void emit_human(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    out_write(OUT_HUMAN, text, len);
+}
+
 void log_text(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    kvprintf_to(OUT_HUMAN, fmt, ap);
+    kvprintf_to(emit_human, NULL, fmt, ap);
     va_end(ap);
 }
 

@@ -8,6 +8,7 @@
 #include "capture.h"
 #include "lib/fmt.h"
 #include "platform/out.h"
+#include "report/log.h"
 
 #define EXPECT_FMT(expected, ...)                                                  \
     do {                                                                           \
@@ -104,7 +105,7 @@ static void stream_to_channel(void **state)
     char big[600];
     memset(big, 'z', sizeof big - 1);
     big[sizeof big - 1] = '\0';
-    kprintf("start %s end %d\n", big, 9);
+    log_text("start %s end %d\n", big, 9);
     const char *h = capture_human();
     assert_int_equal(strlen(h), 6 + 599 + 7);
     assert_memory_equal(h, "start z", 7);

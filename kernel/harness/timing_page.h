@@ -1,0 +1,46 @@
+/* The timing page: the one definition of what the generated benchmark code
+ * (bench_asm.h) and the C side (measure.c) share. The offsets and read modes
+ * are macros so that the assembler strings and the C struct are written from
+ * the same numbers; measure.c checks the struct against them at compile time.
+ *
+ * It is a whole page of its own, away from benchmark code: a store near
+ * executing code is taken for self-modifying code by many CPUs. */
+#ifndef CK_TIMING_PAGE_H
+#define CK_TIMING_PAGE_H
+#include <stdint.h>
+
+#define CK_STR_(x) #x
+#define CK_STR(x) CK_STR_(x)
+
+/* How the two counter reads around the timed region are taken (timer.c
+ * chooses one per CPU; the generated code branches on it). */
+#define CK_READ_CPUID  0  /* CPUID; RDTSC at both ends (P5, P6, no SSE2) */
+#define CK_READ_RDTSCP 1  /* LFENCE; RDTSC; LFENCE  ...  RDTSCP; LFENCE */
+#define CK_READ_LFENCE 2  /* LFENCE; RDTSC; LFENCE at both ends (SSE2, no RDTSCP) */
+#define CK_READ_PIT    3  /* no TSC: the 8254's channel 2 latched count (486 and older) */
+#if CK_READ_CPUID >= CK_READ_RDTSCP || CK_READ_RDTSCP >= CK_READ_LFENCE
+#error "bench_asm.h branches on CPUID < RDTSCP < LFENCE"
+#endif
+
+/* Byte offsets of the fields, for the assembler. */
+#define TP_REGS      0   /* eax ebx ecx edx esi edi at body entry */
+#define TP_LOOPS     24  /* L */
+#define TP_READ_MODE 28  /* CK_READ_* */
+#define TP_T0        32  /* the first counter read */
+#define TP_T1        40  /* the second counter read */
+#define TP_CARRY_ESI 48  /* ESI after the last run (bench .carry) */
+#define TP_ENTRY     56  /* where the unrolled copies are entered */
+
+struct timing_page {
+    uint32_t regs[6];
+    uint32_t loops;
+    uint32_t read_mode;
+    uint64_t t0, t1;
+    uint32_t carry_esi;
+    uint32_t pad;
+    uintptr_t entry;     /* last: its size differs between 32 and 64 bits */
+} __attribute__((aligned(4096)));
+
+extern struct timing_page ck_timing;
+
+#endif
