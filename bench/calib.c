@@ -1,11 +1,12 @@
-/* calib/: the harness's own reference points. add_chain is the unit of the
- * cycle estimate and the trust check (kernel/trust.c); empty must measure
+/* calib/: the harness's own reference points. add_chain is the body of the
+ * unit of the cycle estimate and the trust check (the harness keeps its own
+ * copy, kernel/harness/reference.c; this one is the result); empty must measure
  * 0; the ALU bodies have known instruction counts, so under QEMU -icount
  * (one tick per instruction) they must measure exactly 3 and 7. */
 #include "bench.h"
 
 BENCH("calib/add_chain", "dependent ADD chain: 1 core cycle per ADD on any x86 since the 486",
-      "addl %ebx, %eax",
+      "addl %ebx, %eax", .reference = true,
       .expect = { P5(1.00), P6(1.00), MODERN(1.00), ZEN(1.00), I486(1.00) });
 
 BENCH("calib/empty", "empty body: overhead removal must leave exactly 0", "");

@@ -221,8 +221,4 @@ void cpu_decode_caches(struct cpu_info *c);
 unsigned cpu_leaf2_descriptor(struct cpu_info *c, uint8_t desc);
 const char *cpu_cache_kind_name(enum cache_kind k);
 
-/* The log: a readable CPU section and one JSON record of type "cpu". */
-void cpu_report(void);
-void write_cpu(const struct cpu_info *c);
-
 #endif

@@ -30,6 +30,8 @@
  *   .cold    = true                  measure the first execution (no warm-up)
  *   .carry   = true                  each run starts with the ESI the last one ended
  *                                    with (walk a long chain instead of its head)
+ *   .reference = true                the harness's reference body itself (calib/add_chain):
+ *                                    its cycles need no reference timed alongside
  *   .unit    = BENCH_PER_BODY | per-instruction count: .insns = 2 divides the result
  */
 #ifndef CK_BENCH_H
@@ -38,6 +40,7 @@
 #include <stdint.h>
 #include "cpu/cpu.h"
 #include "cpu/uarch.h"
+#include "timing_page.h"
 
 #define CK_MAX_COPIES 64
 #define BENCH_NEEDS_MAX 4
@@ -76,6 +79,8 @@ struct bench {
     uint32_t insns;                   /* when > 1: also reported per instruction */
     uint32_t loops;                   /* 0: the harness default */
     bool carry;                       /* ESI at the end of a run starts the next one */
+    bool reference;                   /* the same body as the harness's reference (trust.h):
+                                         not timed alongside itself */
 };
 
 #define CK_X100(v) ((int32_t)((v) * 100.0 + ((v) >= 0 ? 0.5 : -0.5)))
@@ -89,9 +94,6 @@ struct bench {
 
 #define BENCH_SECTION __attribute__((section("ck_benches"), used, aligned(sizeof(void *))))
 
-#define CK_STR_(x) #x
-#define CK_STR(x) CK_STR_(x)
-
 /* The record and its generated code. The timed region, from the first read
  * to the second, contains only: register loads, the body copies, the loop
  * (jmp through ck_entry, dec %ebp, jnz) and the reads themselves. */
@@ -102,6 +104,22 @@ struct bench {
 
 #define CK_BENCH_(id, ...) CK_BENCH__(id, __VA_ARGS__)
 #define CK_BENCH__(id, name_, desc_, setup_, body_, ...)                                   \
+    CK_BENCH_CODE_(id, setup_, body_);                                                     \
+    static const struct bench ck_bench_##id BENCH_SECTION = {                             \
+        .name = name_, .desc = desc_, .fn = ck_fn_##id, .copies = ck_copies_##id,          \
+        .copies_end = ck_copies_end_##id, __VA_ARGS__ }
+
+/* A record the harness keeps for itself (not in the registry, never listed
+ * or selected): its own reference bodies, which no benchmark file can remove. */
+#define BENCH_PRIVATE(var, name, desc, body, ...) CK_PRIVATE_(__COUNTER__, var, name, desc, body, __VA_ARGS__)
+#define CK_PRIVATE_(id, ...) CK_PRIVATE__(id, __VA_ARGS__)
+#define CK_PRIVATE__(id, var, name_, desc_, body_, ...)                                    \
+    CK_BENCH_CODE_(id, "", body_);                                                         \
+    const struct bench var = {                                                             \
+        .name = name_, .desc = desc_, .fn = ck_fn_##id, .copies = ck_copies_##id,          \
+        .copies_end = ck_copies_end_##id, __VA_ARGS__ }
+
+#define CK_BENCH_CODE_(id, setup_, body_)                                                  \
     __asm__(".pushsection .text.bench,\"ax\"\n"                                           \
             ".balign 64\n"                                                                 \
             "ck_fn_" #id ":\n"                                                             \
@@ -120,10 +138,7 @@ struct bench {
             "  ck_epilogue\n"                                                              \
             ".popsection\n");                                                              \
     extern void ck_fn_##id(void);                                                          \
-    extern const uint8_t ck_copies_##id[], ck_copies_end_##id[];                           \
-    static const struct bench ck_bench_##id BENCH_SECTION = {                             \
-        .name = name_, .desc = desc_, .fn = ck_fn_##id, .copies = ck_copies_##id,          \
-        .copies_end = ck_copies_end_##id, __VA_ARGS__ }
+    extern const uint8_t ck_copies_##id[], ck_copies_end_##id[]
 
 #include "bench_asm.h"
 

@@ -238,7 +238,7 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
     struct measure_config run = *cfg;
     run.unroll = m->unroll;
     int32_t ref_copy = ref ? bench_copy_size(ref) : -1;
-    if (ref_copy < 0 || ref == b)
+    if (ref_copy < 0 || ref == b || b->reference)
         ref = NULL;
     for (;;) {
         take_samples(b, ref, &run, size, ref ? (uint32_t)ref_copy : 0, m->samples);

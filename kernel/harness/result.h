@@ -1,4 +1,7 @@
-/* Writing results: shared by the suite and the event sweep. */
+/* Results are data: one benchmark's measurement turned into everything its
+ * record says (cycles and their source, nanoseconds, per-iteration
+ * statistics, the expectation for this microarchitecture and the verdict).
+ * The harness fills these; kernel/report/ writes them and decides nothing. */
 #ifndef CK_RESULT_H
 #define CK_RESULT_H
 #include <stddef.h>
@@ -18,7 +21,50 @@ struct event_counts {
     int cycles_index; /* -1: cycles not counted */
 };
 
-void write_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec);
-void write_skip(const char *name, const char *reason);
+/* The sample statistics scaled to one body (x100). */
+struct result_stats {
+    int64_t min, median, mode, mean, mean_20_80, max, stddev;
+    uint64_t mode_count, outliers;
+};
+
+#define RESULT_HIST_BINS 16
+
+struct result {
+    const struct bench *b;
+    const struct measurement *m;
+    const struct event_counts *ec;
+    uint64_t iters;               /* bodies per sample: U*L (U when cold) */
+    bool have_cycles;
+    int64_t cycles_x100;
+    bool cycles_exact;            /* counted (a proved counter, the P5's TSC), not estimated */
+    bool cycles_alongside;        /* estimated from the ADD chain timed in the same samples */
+    const char *cycles_unit;      /* "exact (counter)", "exact", "estimate", "unknown" */
+    bool have_ns;
+    int64_t ns_x100;
+    const char *time_unit;        /* "tsc" or "pit/1000" */
+    bool trusted;
+    struct result_stats per_body;
+    const struct bench_expect *expect; /* for this microarchitecture; NULL: none stated */
+    int64_t tolerance_x100;
+    const char *verdict;          /* "ok", "off", "no expectation", "untrusted timing", "no cycle unit" */
+    unsigned hist_bins;           /* 0: no histogram asked for */
+    uint32_t hist_count[RESULT_HIST_BINS];
+    int64_t hist_from_x100[RESULT_HIST_BINS];
+};
+
+/* Everything a result record says, from one measurement. */
+void result_compute(const struct bench *b, const struct measurement *m, const struct event_counts *ec,
+                    struct result *r);
+
+/* The event sweep (sweep=): one benchmark, every event of the counter table. */
+#define SWEEP_MAX 128
+struct event_sweep {
+    const struct bench *b;
+    const char *driver;
+    unsigned n, passes;
+    const struct pmu_event *ev[SWEEP_MAX];
+    int64_t x100[SWEEP_MAX];
+    int err[SWEEP_MAX];
+};
 
 #endif

@@ -108,25 +108,6 @@ void timer_init(const struct timer_platform *tp)
         timer.hz = timer.cpuid_hz ? timer.cpuid_hz : (uint64_t)timer.cpuid_base_mhz * 1000000u;
         timer.hz_source = timer.cpuid_hz ? "CPUID 0x15" : timer.hz ? "CPUID 0x16 base" : "unknown";
     }
-
-    log_text("\n== Timer ==\n  reads:     %s (%s)\n", read_mode_name(timer.mode), timer.why);
-    log_text("  frequency: %llu.%03llu MHz (%s)", (unsigned long long)(timer.hz / 1000000),
-                (unsigned long long)(timer.hz / 1000 % 1000), timer.hz_source);
-    if (timer.cpuid_hz)
-        log_text(", CPUID 0x15 says %llu.%03llu MHz", (unsigned long long)(timer.cpuid_hz / 1000000),
-                    (unsigned long long)(timer.cpuid_hz / 1000 % 1000));
-    if (timer.cpuid_base_mhz)
-        log_text(", CPUID 0x16 base %u MHz", (unsigned)timer.cpuid_base_mhz);
-    log_text("\n  invariant TSC: %s\n", timer.mode == READ_PIT ? "n/a" : timer.invariant ? "yes" : "no");
-    rec_open("timer");
-    rec_str("mode", read_mode_name(timer.mode));
-    rec_str("why", timer.why);
-    rec_u64("hz", timer.hz);
-    rec_str("hz_source", timer.hz_source);
-    rec_u64("cpuid15_hz", timer.cpuid_hz);
-    rec_u64("cpuid16_base_mhz", timer.cpuid_base_mhz);
-    rec_bool("invariant_tsc", timer.invariant);
-    rec_close();
 }
 
 uint64_t timer_elapsed(uint64_t t0, uint64_t t1)

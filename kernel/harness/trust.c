@@ -1,8 +1,6 @@
-#include "bench_registry.h"
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "report/log.h"
 #include "timer.h"
 #include "trust.h"
 
@@ -17,14 +15,11 @@ struct trust trust;
 void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
 {
     trust = (struct trust){ 0 };
-    const struct bench *add = bench_find(ADD_CHAIN_NAME);
-    struct measurement m;
-    if (add) {
-        measure_bench(add, cfg, ctx, &m);
-        if (!m.failed) {
-            trust.add_known = m.value_x100 > 0;
-            trust.add_ticks_x100 = m.value_x100;
-        }
+    static struct measurement m;
+    measure_bench(&trust_reference, cfg, ctx, &m);
+    if (!m.failed) {
+        trust.add_known = m.value_x100 > 0;
+        trust.add_ticks_x100 = m.value_x100;
     }
     bool tcg = kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") == 0;
     bool hypervisor = cpu_has(cpu, FEAT_HYPERVISOR) || cpu->hv_vendor[0];
@@ -52,21 +47,6 @@ void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
         trust.trusted = true;
         ksnprintf(trust.why, sizeof trust.why, "1000 dependent ADDs cost %lld ticks", per1000);
     }
-
-    log_text("  trust:     %s: %s\n", trust.trusted ? "timings trustworthy" : "timings NOT trustworthy",
-                trust.why);
-    log_text("  cycles:    %s\n", trust.cycles_exact ? "exact (the P5's TSC counts core clocks)"
-                : trust.add_known ? "estimated from the dependent ADD chain (1 ADD = 1 cycle)"
-                                  : "unknown");
-    rec_open("trust");
-    rec_bool("trusted", trust.trusted);
-    rec_str("why", trust.why);
-    if (trust.add_known)
-        rec_fixed("add_ticks", trust.add_ticks_x100, 2);
-    else
-        rec_null("add_ticks");
-    rec_str("cycles", trust.cycles_exact ? "exact" : trust.add_known ? "estimate" : "unknown");
-    rec_close();
 }
 
 bool trust_cycles_x100(int64_t ticks_x100, int64_t *cycles_x100)

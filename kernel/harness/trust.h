@@ -8,8 +8,9 @@
 #include "bench.h"
 #include "measure.h"
 
-/* The reference: a dependent ADD costs one core cycle on any x86 since the 486. */
-#define ADD_CHAIN_NAME "calib/add_chain"
+/* The reference (reference.c): a dependent ADD chain, one core cycle per
+ * ADD on any x86 since the 486. */
+extern const struct bench trust_reference;
 
 struct trust {
     bool trusted;
@@ -21,6 +22,7 @@ struct trust {
 
 extern struct trust trust;
 
+/* Times the reference and decides; fills `trust` (write_trust reports it). */
 void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx);
 
 /* Core cycles x100 for a tick count x100 (exact or estimated); false when unknown. */

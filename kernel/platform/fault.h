@@ -28,7 +28,4 @@ struct fault_info {
     uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp;
 };
 
-/* Reports a fault as a readable block and a {"type":"fault"} record. */
-void write_fault(const char *where, const struct fault_info *info);
-
 #endif

@@ -10,4 +10,9 @@ typedef void (*guarded_fn)(void *arg);
  * when it faulted; then *info (if not NULL) holds what the handler saw. */
 int guard_run(guarded_fn fn, void *arg, struct fault_info *info);
 
+/* Provided by the run (kernel/run/abort.c) for a fault no guard catches:
+ * the fault record, an error note and the end record. The platform then
+ * stops the machine or the process. */
+void run_abort_unguarded(const char *where, const struct fault_info *info);
+
 #endif

@@ -1,18 +1,64 @@
-/* What the portable run needs from the platform it runs on (bare metal or
- * the hosted Linux runner). */
+/* The one seam between the portable run and the machine it runs on: each
+ * platform (kernel/platform/bare: ring 0 on a PC; kernel/platform/hosted:
+ * Linux ring 3) fills one struct platform completely. What a platform
+ * cannot do it says with NULL (no hook) or false, never by leaving a
+ * namesake out. */
 #ifndef CK_PLATFORM_H
 #define CK_PLATFORM_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "harness/timer.h"
+#include "platform/selftest.h"
+
+/* What the platform knows about the machine, for the "platform" record and
+ * the readable lines under the banner. The two platforms describe different
+ * things (a boot loader's handoff; an operating system), so the record has
+ * one shape per platform, named by `kind`. */
+struct platform_mem_range {
+    uint64_t base, length;
+    uint32_t type;
+};
+
+struct platform_bare_info {
+    const char *console;          /* "serial 0x3f8 at 115200 baud 8N1, screen: VGA text" */
+    bool multiboot2, efi;
+    const char *loader;
+    uint64_t usable_bytes;
+    unsigned nmmap;
+    const struct platform_mem_range *mmap;
+    bool fb_present;
+    uint64_t fb_addr;
+    uint32_t fb_width, fb_height, fb_bpp, fb_type;
+    const char *exit;             /* how the run ends */
+};
+
+struct platform_hosted_info {
+    bool have_uname;
+    const char *os, *release, *version, *machine;
+    int pinned_cpu;               /* -1: not pinned */
+    uint64_t big_memory_bytes;
+};
+
+struct platform_info {
+    const char *kind;             /* "bare" or "hosted" */
+    struct platform_bare_info bare;
+    struct platform_hosted_info hosted;
+};
 
 struct platform {
     const char *name;             /* "bare" or "hosted": in the begin record */
     const char *cmdline;          /* the options as given */
-    void (*describe)(void);       /* readable lines about the machine and console */
-    void (*after_cpu_probe)(void);/* e.g. quiet the local APIC (may be NULL) */
-    int (*selftest)(void);        /* provoke faults, check each is caught; returns a status */
     bool ring0;                   /* privileged benchmarks can run */
+    /* Gathers what the platform knows about the machine (may map memory). */
+    void (*describe)(struct platform_info *info);
+    /* After CPU identification: e.g. quiet the local APIC and set CR0/CR4.
+     * Says what it did in one readable line (empty: nothing to say). */
+    void (*after_cpu_probe)(char *said, size_t size);
+    /* The self-test's platform part: faults provoked the platform's own way
+     * (ring 0 and ring 3 differ) and the check of its MSR access path. */
+    const struct provoked_fault *faults; /* ends with an entry whose name is NULL */
+    void (*msr_selftest)(struct selftest_check *check);
     struct timer_platform timer;  /* calibration and the PIT fallback */
     /* Memory for the mem/ benchmarks beyond the 64 KiB scratch (may be NULL). */
     void (*big_memory)(uint8_t **base, uint64_t *size);

@@ -1,8 +1,6 @@
 #include "counters.h"
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/option.h"
-#include "report/write_pmu.h"
 #include "report/log.h"
 #include "stats/stats.h"
 
@@ -49,14 +47,17 @@ static void parse_events(void)
     }
 }
 
-void counters_init(const struct cpu_info *c, const struct msr_ops *msr)
+void counters_prove(const struct cpu_info *c, const struct msr_ops *msr)
 {
     kmemset(&counters, 0, sizeof counters);
     enum pmu_kind kind = pmu_select(c, &counters.why);
     pmu_bind(&counters.drv, kind, c, msr);
     struct pmu_workload w = { proof_loop, NULL, 1 + 2 * PROOF_ITERATIONS, PROOF_ITERATIONS };
     counters.active = pmu_prove(&counters.drv, &w, &counters.verdict);
-    write_pmu(&counters.drv, counters.why, &counters.verdict);
+}
+
+void counters_take(void)
+{
     const struct pmu_proof_slot *cyc = &counters.drv.proof[PMU_PROOF_CYCLES];
     if (counters.active && cyc->used) {
         counters.cycles = true;
@@ -162,42 +163,19 @@ unsigned counters_measure(struct pmu_driver *d, const struct pmu_eventsel *sel, 
 /* At the end of the run every PMU MSR must read back what it held before
  * we came: restore what the harness still holds, then read them all back
  * (after a failed proof the proof itself restored them). */
-void counters_finish(void)
+void counters_finish(struct counters_restore *r)
 {
+    *r = (struct counters_restore){ 0 };
     unsigned readable = 0;
     for (unsigned i = 0; i < counters.drv.nsaved; i++)
         readable += counters.drv.saved[i].status == 0;
-    if (!readable) {
-        log_text("  pmu: nothing to restore (no PMU MSR could be read)\n");
-        rec_open("pmu_restore");
-        rec_bool("saved", false);
-        rec_close();
+    if (!readable)
         return;
-    }
-    int status = 0;
-    bool held = counters.drv.saved_done;
-    if (held) {
+    r->saved = true;
+    r->held = counters.drv.saved_done;
+    if (r->held) {
         pmu_stop(&counters.drv);
-        status = pmu_restore(&counters.drv);
+        r->status = pmu_restore(&counters.drv);
     }
-    struct pmu_restore_check check;
-    unsigned bad = pmu_verify_restore(&counters.drv, &check);
-    log_text("  pmu: %u PMU MSRs read back after the run: %u mismatches, %u inexact, %u still moving, "
-                "%u faults\n", check.checked, check.mismatches, check.inexact, check.moving, check.faults);
-    rec_open("pmu_restore");
-    rec_bool("saved", true);
-    rec_str("restored", held ? "at the end of the run" : "after the proof");
-    rec_i64("status", status);
-    rec_u64("checked", check.checked);
-    rec_u64("mismatches", check.mismatches);
-    rec_u64("inexact", check.inexact);
-    rec_u64("moving", check.moving);
-    rec_u64("faults", check.faults);
-    rec_bool("ok", bad == 0 && status == 0);
-    if (check.mismatches) {
-        rec_hex("first_msr", check.first_msr);
-        rec_hex("first_expected", check.first_expected);
-        rec_hex("first_actual", check.first_actual);
-    }
-    rec_close();
+    r->ok = pmu_verify_restore(&counters.drv, &r->check) == 0 && r->status == 0;
 }

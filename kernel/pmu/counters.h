@@ -27,9 +27,11 @@ extern struct counters counters;
 /* Runs the body once with `copies` copies (the loop count already set). */
 typedef void (*counters_run_fn)(void *ctx, uint32_t copies);
 
-/* Select, bind and prove the driver (workload: a loop of known length);
- * report the "pmu" record; parse events=. */
-void counters_init(const struct cpu_info *c, const struct msr_ops *msr);
+/* Select, bind and prove the driver (workload: a loop of known length). */
+void counters_prove(const struct cpu_info *c, const struct msr_ops *msr);
+/* After the proof was reported: take the counters for the run (the cycle
+ * event, events=, save every PMU MSR). */
+void counters_take(void);
 
 /* Events per body, x100, for sel[0..n): in passes of as many events as the
  * driver has general counters; per pass `samples` samples of 0, U and 2U
@@ -39,7 +41,14 @@ unsigned counters_measure(struct pmu_driver *d, const struct pmu_eventsel *sel, 
                           counters_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
                           uint32_t samples, int64_t *per_body_x100, int *err);
 
-/* Restore the saved PMU MSRs and report whether they read back ("pmu_restore"). */
-void counters_finish(void);
+/* Restores the saved PMU MSRs and reads them all back. */
+struct counters_restore {
+    bool saved;                   /* some PMU MSR could be read (and so saved) */
+    bool held;                    /* the harness still held them: restored now (else after the proof) */
+    int status;                   /* of the restore */
+    struct pmu_restore_check check;
+    bool ok;                      /* everything reads back and the restore succeeded */
+};
+void counters_finish(struct counters_restore *r);
 
 #endif

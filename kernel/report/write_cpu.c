@@ -5,6 +5,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "log.h"
+#include "write.h"
 
 #define LINE_WIDTH 78
 
@@ -226,9 +227,4 @@ void write_cpu(const struct cpu_info *c)
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c);
-}
-
-void cpu_report(void)
-{
-    write_cpu(cpu);
 }

@@ -1,5 +1,6 @@
 #include "platform/fault.h"
 #include "log.h"
+#include "write.h"
 
 void write_fault(const char *where, const struct fault_info *info)
 {

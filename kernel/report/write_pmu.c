@@ -1,6 +1,6 @@
 /* Writes what the PMU layer found, for people and for scripts. */
-#include "write_pmu.h"
 #include "log.h"
+#include "write.h"
 
 static void counter_name(char *buf, unsigned n, unsigned counter)
 {
@@ -90,5 +90,42 @@ void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_ver
         rec_hex("first_actual", v->restore.first_actual);
     }
     rec_obj_close();
+    rec_close();
+}
+
+void write_pmu_heading(bool used)
+{
+    log_text("\n== Counters ==\n");
+    if (!used)
+        log_text("  not used (pmu=off)\n");
+}
+
+void write_pmu_restore(const struct counters_restore *r)
+{
+    if (!r->saved) {
+        log_text("  pmu: nothing to restore (no PMU MSR could be read)\n");
+        rec_open("pmu_restore");
+        rec_bool("saved", false);
+        rec_close();
+        return;
+    }
+    const struct pmu_restore_check *c = &r->check;
+    log_text("  pmu: %u PMU MSRs read back after the run: %u mismatches, %u inexact, %u still moving, "
+             "%u faults\n", c->checked, c->mismatches, c->inexact, c->moving, c->faults);
+    rec_open("pmu_restore");
+    rec_bool("saved", true);
+    rec_str("restored", r->held ? "at the end of the run" : "after the proof");
+    rec_i64("status", r->status);
+    rec_u64("checked", c->checked);
+    rec_u64("mismatches", c->mismatches);
+    rec_u64("inexact", c->inexact);
+    rec_u64("moving", c->moving);
+    rec_u64("faults", c->faults);
+    rec_bool("ok", r->ok);
+    if (c->mismatches) {
+        rec_hex("first_msr", c->first_msr);
+        rec_hex("first_expected", c->first_expected);
+        rec_hex("first_actual", c->first_actual);
+    }
     rec_close();
 }

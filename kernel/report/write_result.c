@@ -1,106 +1,63 @@
-/* How one result, skip or histogram is written: a readable line and a
- * JSON record. */
-#include "cpu/cpu.h"
+/* How one result, skip, histogram and event sweep is written: a readable
+ * line and a JSON record, from the harness's struct result. */
 #include "lib/fmt.h"
-#include "harness/measure.h"
 #include "lib/option.h"
 #include "log.h"
-#include "harness/result.h"
-#include "harness/timer.h"
-#include "harness/trust.h"
-#include "cpu/uarch.h"
+#include "write.h"
 
 OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
-OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
 
-/* The expectation for this CPU, if the benchmark states one. */
-static const struct bench_expect *expectation(const struct bench *b)
-{
-    enum uarch here = uarch_of(cpu);
-    for (int i = 0; i < BENCH_EXPECT_MAX; i++)
-        if (b->expect[i].uarch != UARCH_NONE && b->expect[i].uarch == here)
-            return &b->expect[i];
-    return NULL;
-}
-
-/* The stated tolerance, or 10 % with at least 0.10 cycles. */
-static int64_t expect_tolerance(const struct bench_expect *e)
-{
-    return e->tol_x100 ? e->tol_x100 : (e->x100 / 10 > 10 ? e->x100 / 10 : 10);
-}
-
-static const char *verdict(const struct bench_expect *e, bool have_cycles, int64_t cycles_x100)
-{
-    if (!e)
-        return "no expectation";
-    if (!trust.trusted)
-        return "untrusted timing";
-    if (!have_cycles)
-        return "no cycle unit";
-    int64_t d = cycles_x100 - e->x100;
-    int64_t tol = expect_tolerance(e);
-    return (d < 0 ? -d : d) <= tol ? "ok" : "off";
-}
-
-static void stats_object(const char *key, const struct stats *st, uint64_t iters)
+static void stats_object(const char *key, const struct result_stats *st)
 {
     rec_obj_open(key);
-    rec_fixed("min", (int64_t)stats_div_round(st->min * 100, iters), 2);
-    rec_fixed("median", (int64_t)stats_div_round(st->median_x100, iters), 2);
-    rec_fixed("mode", (int64_t)stats_div_round(st->mode * 100, iters), 2);
+    rec_fixed("min", st->min, 2);
+    rec_fixed("median", st->median, 2);
+    rec_fixed("mode", st->mode, 2);
     rec_u64("mode_count", st->mode_count);
-    rec_fixed("mean", (int64_t)stats_div_round(st->mean_x100, iters), 2);
-    rec_fixed("mean_20_80", (int64_t)stats_div_round(st->trimmed_mean_x100, iters), 2);
-    rec_fixed("max", (int64_t)stats_div_round(st->max * 100, iters), 2);
-    rec_fixed("stddev", (int64_t)stats_div_round(st->stddev_x100, iters), 2);
+    rec_fixed("mean", st->mean, 2);
+    rec_fixed("mean_20_80", st->mean_20_80, 2);
+    rec_fixed("max", st->max, 2);
+    rec_fixed("stddev", st->stddev, 2);
     rec_u64("outliers", st->outliers);
     rec_obj_close();
 }
 
-static void report_histogram(const struct measurement *m, uint64_t iters)
+static void histogram(const struct result *r)
 {
-    uint32_t bins[16];
-    uint64_t lo, width;
-    static uint64_t values[MEASURE_SAMPLES_MAX];
-    for (uint32_t s = 0; s < m->samples; s++)
-        values[s] = m->t_2u[s] > m->t_u[s] ? m->t_2u[s] - m->t_u[s] : 0;
-    stats_sort(values, m->samples);
-    uint32_t used = stats_histogram(values, m->samples, 16, bins, &lo, &width);
     rec_arr_open("histogram");
-    for (uint32_t i = 0; i < used; i++) {
+    for (unsigned i = 0; i < r->hist_bins; i++) {
         char from[24];
-        kfixed(from, sizeof from, (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
-        log_text("      %10s | %5u ", from, (unsigned)bins[i]);
-        for (uint32_t k = 0; k < bins[i] * 40 / m->samples; k++)
+        kfixed(from, sizeof from, r->hist_from_x100[i], 2);
+        log_text("      %10s | %5u ", from, (unsigned)r->hist_count[i]);
+        for (uint32_t k = 0; k < r->hist_count[i] * 40 / r->m->samples; k++)
             log_text("#");
         log_text("\n");
         rec_obj_open(NULL);
-        rec_fixed("from", (int64_t)stats_div_round((lo + i * width) * 100, iters), 2);
-        rec_u64("count", bins[i]);
+        rec_fixed("from", r->hist_from_x100[i], 2);
+        rec_u64("count", r->hist_count[i]);
         rec_obj_close();
     }
     rec_arr_close();
 }
 
-static void report_raw(const struct measurement *m)
+static void samples_array(const char *key, const uint64_t *t, uint32_t n)
+{
+    rec_arr_open(key);
+    for (uint32_t s = 0; s < n; s++)
+        rec_u64(NULL, t[s]);
+    rec_arr_close();
+}
+
+static void raw_samples(const struct measurement *m)
 {
     rec_open("samples");
-    rec_arr_open("t0");
-    for (uint32_t s = 0; s < m->samples; s++)
-        rec_u64(NULL, m->t_empty[s]);
-    rec_arr_close();
-    rec_arr_open("tU");
-    for (uint32_t s = 0; s < m->samples; s++)
-        rec_u64(NULL, m->t_u[s]);
-    rec_arr_close();
-    rec_arr_open("t2U");
-    for (uint32_t s = 0; s < m->samples; s++)
-        rec_u64(NULL, m->t_2u[s]);
-    rec_arr_close();
+    samples_array("t0", m->t_empty, m->samples);
+    samples_array("tU", m->t_u, m->samples);
+    samples_array("t2U", m->t_2u, m->samples);
     rec_close();
 }
 
-static void report_events(const struct event_counts *ec)
+static void events(const struct event_counts *ec)
 {
     rec_arr_open("events");
     for (unsigned i = 0; i < ec->n; i++) {
@@ -120,52 +77,56 @@ static void report_events(const struct event_counts *ec)
     rec_arr_close();
 }
 
-void write_result(const struct bench *b, const struct measurement *m, const struct event_counts *ec)
+/* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
+static void line(const struct result *r)
 {
-    uint64_t iters = (uint64_t)m->unroll * (m->cold ? 1 : m->loops);
-    int64_t cycles = 0, ns = 0;
-    bool counted_cycles = ec->cycles_index >= 0 && !ec->err[ec->cycles_index] && !m->cold;
-    /* Best first: a proved cycle counter, the P5's TSC, the ADD chain timed
-     * alongside, the ADD chain timed once at the start. */
-    bool alongside = false;
-    bool have_cycles = true;
-    if (counted_cycles)
-        cycles = ec->x100[ec->cycles_index];
-    else if (trust.cycles_exact || !(alongside = measure_ref_cycles_x100(m, &cycles)))
-        have_cycles = trust_cycles_x100(m->value_x100, &cycles);
-    bool exact = counted_cycles || trust.cycles_exact;
-    const char *cycles_unit = !have_cycles ? "unknown" : counted_cycles ? "exact (counter)"
-                            : trust.cycles_exact ? "exact" : "estimate";
-    bool have_ns = timer.hz != 0;
-    if (have_ns)
-        ns = (int64_t)(((m->value_x100 < 0 ? 0 : (uint64_t)m->value_x100) * 1000000000ull + timer.hz / 2) /
-                       timer.hz);
-    const struct bench_expect *e = expectation(b);
-    const char *v = verdict(e, have_cycles, cycles);
-
-    char t[24], c[24] = "-", ex[32] = "-";
+    const struct measurement *m = r->m;
+    char t[24], c[24] = "-", ex[32] = "-", disagree[48] = "";
     kfixed(t, sizeof t, m->value_x100, 2);
-    if (have_cycles)
-        kfixed(c, sizeof c, cycles, 2);
-    if (e) {
+    if (r->have_cycles)
+        kfixed(c, sizeof c, r->cycles_x100, 2);
+    if (r->expect) {
         char ev[24];
-        kfixed(ev, sizeof ev, e->x100, 2);
-        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(e->uarch), ev);
+        kfixed(ev, sizeof ev, r->expect->x100, 2);
+        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(r->expect->uarch), ev);
     }
-    char disagree[48] = "";
     if (!m->methods_agree) {
         char empty[24];
         kfixed(empty, sizeof empty, m->empty_x100, 2);
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
     }
-    /* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
-    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", b->name, t, c,
-                have_cycles ? (exact ? "c" : "~") : " ", ex,
-                e ? v : "-", disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
+    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", r->b->name, t, c,
+             r->have_cycles ? (r->cycles_exact ? "c" : "~") : " ", ex, r->expect ? r->verdict : "-",
+             disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
+}
 
+static void fixed_or_null(const char *key, bool have, int64_t x100)
+{
+    if (have)
+        rec_fixed(key, x100, 2);
+    else
+        rec_null(key);
+}
+
+static void expectation(const struct result *r)
+{
+    if (!r->expect) {
+        rec_null("expect");
+        return;
+    }
+    rec_obj_open("expect");
+    rec_str("uarch", uarch_name(r->expect->uarch));
+    rec_fixed("cycles", r->expect->x100, 2);
+    rec_fixed("tolerance", r->tolerance_x100, 2);
+    rec_obj_close();
+}
+
+static void record(const struct result *r)
+{
+    const struct measurement *m = r->m;
     rec_open("result");
-    rec_str("name", b->name);
-    rec_str("desc", b->desc);
+    rec_str("name", r->b->name);
+    rec_str("desc", r->b->desc);
     rec_u64("unroll", m->unroll);
     rec_u64("loops", m->cold ? 1 : m->loops);
     rec_u64("samples", m->samples);
@@ -174,46 +135,38 @@ void write_result(const struct bench *b, const struct measurement *m, const stru
     rec_fixed("ticks_min", m->min_x100, 2);
     rec_fixed("ticks_vs_empty", m->empty_x100, 2);
     rec_bool("methods_agree", m->methods_agree);
-    if (have_cycles)
-        rec_fixed("cycles", cycles, 2);
-    else
-        rec_null("cycles");
-    rec_str("cycles_unit", cycles_unit);
-    if (alongside)
+    fixed_or_null("cycles", r->have_cycles, r->cycles_x100);
+    rec_str("cycles_unit", r->cycles_unit);
+    if (r->cycles_alongside)
         rec_str("cycles_reference", "ADD chain sampled alongside");
-    if (b->insns > 1)
-        rec_fixed("ticks_per_insn", m->value_x100 / b->insns, 2);
-    if (have_ns)
-        rec_fixed("ns", ns, 2);
-    else
-        rec_null("ns");
-    rec_str("time_unit", timer.mode == READ_PIT ? "pit/1000" : "tsc");
-    stats_object("stats", &m->diff, iters);
+    if (r->b->insns > 1)
+        rec_fixed("ticks_per_insn", m->value_x100 / r->b->insns, 2);
+    fixed_or_null("ns", r->have_ns, r->ns_x100);
+    rec_str("time_unit", r->time_unit);
+    stats_object("stats", &r->per_body);
     rec_u64("negative", m->negative);
     rec_bool("stable", m->stable);
     rec_u64("reruns", m->reruns);
-    rec_bool("trusted", trust.trusted);
+    rec_bool("trusted", r->trusted);
     if (m->smi_known)
         rec_u64("smi", m->smis);
     else
         rec_null("smi");
-    if (e) {
-        rec_obj_open("expect");
-        rec_str("uarch", uarch_name(e->uarch));
-        rec_fixed("cycles", e->x100, 2);
-        rec_fixed("tolerance", expect_tolerance(e), 2);
-        rec_obj_close();
-    } else {
-        rec_null("expect");
-    }
-    rec_str("verdict", v);
-    if (ec->n)
-        report_events(ec);
-    if (opt_hist && !m->cold)
-        report_histogram(m, iters);
+    expectation(r);
+    rec_str("verdict", r->verdict);
+    if (r->ec->n)
+        events(r->ec);
+    if (r->hist_bins)
+        histogram(r);
     rec_close();
+}
+
+void write_result(const struct result *r)
+{
+    line(r);
+    record(r);
     if (opt_raw)
-        report_raw(m);
+        raw_samples(r->m);
 }
 
 void write_skip(const char *name, const char *reason)
@@ -225,3 +178,33 @@ void write_skip(const char *name, const char *reason)
     rec_close();
 }
 
+void write_results_heading(const struct measure_config *cfg)
+{
+    log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
+             "U=%u L=%u S=%u\n", (unsigned)cfg->unroll, (unsigned)cfg->loops, (unsigned)cfg->samples);
+    log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
+}
+
+void write_sweep(const struct event_sweep *s)
+{
+    log_text("\n== Event sweep: %s (%s driver, %u events in %u passes, per body) ==\n", s->b->name,
+             s->driver, s->n, s->passes);
+    rec_open("sweep");
+    rec_str("name", s->b->name);
+    rec_str("driver", s->driver);
+    rec_u64("passes", s->passes);
+    rec_arr_open("events");
+    for (unsigned i = 0; i < s->n; i++) {
+        char v[24] = "-";
+        if (!s->err[i])
+            kfixed(v, sizeof v, s->x100[i], 2);
+        log_text("  %-40s %12s  %s\n", s->ev[i]->name, v, s->ev[i]->desc);
+        rec_obj_open(NULL);
+        rec_str("event", s->ev[i]->name);
+        rec_hex("code", s->ev[i]->code);
+        fixed_or_null("per_body", !s->err[i], s->x100[i]);
+        rec_obj_close();
+    }
+    rec_arr_close();
+    rec_close();
+}

@@ -9,6 +9,7 @@
 
 #include "cpu/cpu.h"
 #include "report/log.h"
+#include "report/write.h"
 #include "support/capture.h"
 #include "cpu_dumps/dump.h"
 #include "cpu_dumps/intel_skylake_506e3.h"
@@ -24,7 +25,7 @@ static const char *report_of(const struct cpu_dump *d)
     assert_int_equal(sim.violations, 0);
     log_reset();
     capture_reset();
-    cpu_report();
+    write_cpu(cpu);
     return capture_machine();
 }
 
@@ -122,7 +123,7 @@ static void test_no_cpuid_record(void **state)
     cpu_probe_platform(&sim_ops);
     log_reset();
     capture_reset();
-    cpu_report();
+    write_cpu(cpu);
     const char *line = cpu_line(capture_machine());
     assert_non_null(strstr(line, "\"generation\":\"386\",\"fpu\":false,\"vendor\":\"unknown\""));
     assert_non_null(strstr(line, "\"name\":\"386-class (no CPUID)\""));

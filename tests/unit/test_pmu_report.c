@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "report/write_pmu.h"
+#include "report/write.h"
 #include "report/log.h"
 #include "support/capture.h"
 #include "support/msr_sim.h"

@@ -6,10 +6,7 @@
 
 #define MEM_USABLE 1 /* multiboot2 memory type 1: available RAM */
 
-struct mem_range {
-    uint64_t base, length;
-    uint32_t type;
-};
+#include "platform/platform.h" /* struct platform_mem_range: one map entry */
 
 #define BOOT_MMAP_MAX 48
 #define BOOT_CMDLINE_MAX 1024
@@ -20,7 +17,7 @@ struct boot_info {
     char cmdline[BOOT_CMDLINE_MAX]; /* loader's command line + QEMU fw_cfg extra */
     char loader[64];
     uint32_t mem_lower_kb, mem_upper_kb;
-    struct mem_range mmap[BOOT_MMAP_MAX];
+    struct platform_mem_range mmap[BOOT_MMAP_MAX];
     unsigned nmmap;
     struct {
         uint64_t addr;

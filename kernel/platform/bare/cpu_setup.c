@@ -22,9 +22,9 @@ void fpu_reset(void)
     __asm__ volatile("clts; fninit");
 }
 
-void bare_cpu_setup(void)
+void bare_cpu_setup(char *said, size_t size)
 {
-    interrupts_quiesce();
+    interrupts_quiesce(said, size);
     uint32_t cr4;
     if (read_cr4_safe(&cr4) == 0) {
         uint32_t want = cr4 & ~CR4_TSD; /* RDTSC at any privilege (it is ring 0 anyway) */

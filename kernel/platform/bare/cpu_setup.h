@@ -1,7 +1,10 @@
 #ifndef CK_BARE_CPU_SETUP_H
 #define CK_BARE_CPU_SETUP_H
 
-void bare_cpu_setup(void);
+#include <stddef.h>
+
+/* struct platform's after_cpu_probe: interrupts quiet, CR0/CR4 set. */
+void bare_cpu_setup(char *said, size_t size);
 void fpu_reset(void);
 
 #endif

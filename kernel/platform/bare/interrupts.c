@@ -6,7 +6,7 @@
 #include "cpu/cpu.h"
 #include "interrupts.h"
 #include "io.h"
-#include "report/log.h"
+#include "lib/fmt.h"
 #include "platform/bare/traps/safe.h"
 
 #define IA32_APIC_BASE 0x1b
@@ -29,11 +29,11 @@ static void mask_nmi_at_cmos(void)
     outb(0x70, 0x80 | (inb(0x70) & 0x7f));
 }
 
-void interrupts_quiesce(void)
+void interrupts_quiesce(char *said, size_t size)
 {
     mask_nmi_at_cmos();
     if (!cpu_has(cpu, FEAT_APIC)) {
-        log_text("interrupts: IF=0, 8259 PICs masked, NMI masked at CMOS; no local APIC\n");
+        ksnprintf(said, size, "interrupts: IF=0, 8259 PICs masked, NMI masked at CMOS; no local APIC");
         return;
     }
     uint64_t base_msr = 0;
@@ -41,7 +41,7 @@ void interrupts_quiesce(void)
     int err = rdmsr_safe(IA32_APIC_BASE, &base_msr);
     if (!err) {
         if (!(base_msr & APIC_GLOBAL_ENABLE)) {
-            log_text("interrupts: IF=0, PICs masked, NMI masked; local APIC globally disabled\n");
+            ksnprintf(said, size, "interrupts: IF=0, PICs masked, NMI masked; local APIC globally disabled");
             return;
         }
         base = (uint32_t)base_msr & 0xfffff000u;
@@ -59,7 +59,7 @@ void interrupts_quiesce(void)
         *lvt |= LVT_MASKED;
         masked++;
     }
-    log_text("interrupts: IF=0, 8259 PICs masked, NMI masked at CMOS, local APIC at 0x%08x "
-                "(%s): %u LVT entries masked\n",
+    ksnprintf(said, size, "interrupts: IF=0, 8259 PICs masked, NMI masked at CMOS, local APIC at 0x%08x "
+              "(%s): %u LVT entries masked",
                 (unsigned)base, err ? "default base, no APIC_BASE MSR" : "IA32_APIC_BASE", masked);
 }

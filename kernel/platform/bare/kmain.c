@@ -12,7 +12,6 @@
 #include "lib/option.h"
 #include "pit.h"
 #include "platform/platform.h"
-#include "report/log.h"
 #include "platform/bare/traps/selftest.h"
 
 void kmain(uint32_t magic, const void *info);
@@ -31,44 +30,28 @@ static void append_fwcfg_options(void)
     kstrlcpy(boot_info.cmdline + len, extra, sizeof boot_info.cmdline - len);
 }
 
-static void describe(void)
+static void describe(struct platform_info *info)
 {
-    console_report();
-    log_text("boot: %s, %s firmware, loader '%s'\n",
-                boot_info.multiboot ? "multiboot2" : "NOT multiboot2 (no options, no memory map)",
-                boot_info.efi ? "UEFI" : "BIOS", boot_info.loader);
-    uint64_t usable = 0;
+    static char console[128];
+    struct platform_bare_info *b = &info->bare;
+    console_describe(console, sizeof console);
+    info->kind = "bare";
+    b->console = console;
+    b->multiboot2 = boot_info.multiboot;
+    b->efi = boot_info.efi;
+    b->loader = boot_info.loader;
     for (unsigned i = 0; i < boot_info.nmmap; i++)
         if (boot_info.mmap[i].type == MEM_USABLE)
-            usable += boot_info.mmap[i].length;
-    log_text("memory: %u KiB usable in %u map entries\n", (unsigned)(usable >> 10), boot_info.nmmap);
-    log_text("exit: %s\n", machine_exit_method());
-    rec_open("platform");
-    rec_str("firmware", boot_info.efi ? "uefi" : "bios");
-    rec_str("loader", boot_info.loader);
-    rec_bool("multiboot2", boot_info.multiboot);
-    rec_u64("usable_kib", usable >> 10);
-    if (boot_info.fb.present) {
-        rec_obj_open("framebuffer");
-        rec_hex("addr", boot_info.fb.addr);
-        rec_u64("width", boot_info.fb.width);
-        rec_u64("height", boot_info.fb.height);
-        rec_u64("bpp", boot_info.fb.bpp);
-        rec_u64("type", boot_info.fb.type);
-        rec_obj_close();
-    } else {
-        rec_null("framebuffer");
-    }
-    rec_arr_open("mmap");
-    for (unsigned i = 0; i < boot_info.nmmap; i++) {
-        rec_obj_open(NULL);
-        rec_hex("base", boot_info.mmap[i].base);
-        rec_hex("length", boot_info.mmap[i].length);
-        rec_u64("type", boot_info.mmap[i].type);
-        rec_obj_close();
-    }
-    rec_arr_close();
-    rec_close();
+            b->usable_bytes += boot_info.mmap[i].length;
+    b->nmmap = boot_info.nmmap;
+    b->mmap = boot_info.mmap;
+    b->fb_present = boot_info.fb.present;
+    b->fb_addr = boot_info.fb.addr;
+    b->fb_width = boot_info.fb.width;
+    b->fb_height = boot_info.fb.height;
+    b->fb_bpp = boot_info.fb.bpp;
+    b->fb_type = boot_info.fb.type;
+    b->exit = machine_exit_method();
 }
 
 void kmain(uint32_t magic, const void *info)
@@ -82,10 +65,11 @@ void kmain(uint32_t magic, const void *info)
     static const struct platform bare = {
         .name = "bare",
         .cmdline = boot_info.cmdline,
+        .ring0 = true,
         .describe = describe,
         .after_cpu_probe = bare_cpu_setup,
-        .selftest = selftest_run,
-        .ring0 = true,
+        .faults = ring0_faults,
+        .msr_selftest = ring0_msr_selftest,
         .timer = { pit_calibrate_tsc, pit_free_run },
         .big_memory = bare_big_memory,
         .after_fault = fpu_reset,

@@ -3,7 +3,7 @@
 #include "io.h"
 #include "machine.h"
 #include "lib/option.h"
-#include "report/log.h"
+#include "platform/bare/console/console.h"
 
 enum { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 static const struct option_name exit_modes[] = {
@@ -49,6 +49,6 @@ void machine_exit(int status)
         outl(DEBUG_EXIT_PORT, (uint32_t)status); /* QEMU exits with (status << 1) | 1 */
     if (m == EXIT_REBOOT)
         reboot();
-    log_text("cyclekit: run complete (status %d); the machine is halted.\n", status);
+    console_last_words("cyclekit: run complete (status %d); the machine is halted.\n", status);
     cpu_halt_forever();
 }

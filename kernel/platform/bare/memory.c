@@ -11,7 +11,7 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
     uint64_t floor = ((uint64_t)(uintptr_t)__kernel_end + 0xfffff) & ~0xfffffull;
     uint64_t best_base = 0, best_len = 0;
     for (unsigned i = 0; i < boot_info.nmmap; i++) {
-        const struct mem_range *r = &boot_info.mmap[i];
+        const struct platform_mem_range *r = &boot_info.mmap[i];
         if (r->type != MEM_USABLE)
             continue;
         uint64_t lo = r->base < floor ? floor : r->base;

@@ -43,7 +43,7 @@ void multiboot2_parse(uint32_t magic, const void *info)
             for (uint32_t e = 16; e + 24 <= t->size && boot_info.nmmap < BOOT_MMAP_MAX;
                  e += entry_size) {
                 const uint8_t *p = (const uint8_t *)t + e;
-                struct mem_range *r = &boot_info.mmap[boot_info.nmmap++];
+                struct platform_mem_range *r = &boot_info.mmap[boot_info.nmmap++];
                 kmemcpy(&r->base, p, 8);
                 kmemcpy(&r->length, p + 8, 8);
                 kmemcpy(&r->type, p + 16, 4);

@@ -15,7 +15,7 @@
 #include "platform/guard.h"
 #include "hosted.h"
 #include "report/log.h"
-#include "harness/status.h"
+#include "platform/status.h"
 
 struct guard {
     sigjmp_buf jump;
@@ -102,9 +102,7 @@ static void on_fault(int sig, siginfo_t *si, void *context)
     }
     struct fault_info info;
     capture(sig, si, uc, &info);
-    write_fault("hosted runner (no guard)", &info);
-    log_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
-    log_end(STATUS_KERNEL_FAULT);
+    run_abort_unguarded("hosted runner (no guard)", &info);
     fflush(stdout);
     _exit(STATUS_KERNEL_FAULT);
 }

@@ -11,7 +11,8 @@ extern struct platform hosted_platform;
 /* Installs the fault signal handlers on an alternate stack (idempotent). */
 void hosted_guard_init(void);
 
-/* The option selftest: provoke faults in ring 3, check each is caught. */
-int hosted_selftest(void);
+/* The ring-3 self-test cases (struct platform's faults and msr_selftest). */
+extern const struct provoked_fault ring3_faults[];
+void ring3_msr_selftest(struct selftest_check *c);
 
 #endif

@@ -58,35 +58,20 @@ static void map_big_memory(void)
     big_size = size;
 }
 
-static void describe(void)
+static void describe(struct platform_info *info)
 {
-    struct utsname u;
-    bool have_uname = uname(&u) == 0;
+    static struct utsname u;
+    struct platform_hosted_info *h = &info->hosted;
+    info->kind = "hosted";
+    h->have_uname = uname(&u) == 0;
     pin_to_current_cpu();
     map_big_memory();
-    log_text("platform: hosted, Linux user space, ring 3 (hosted)\n");
-    if (have_uname)
-        log_text("os: %s %s %s on %s\n", u.sysname, u.release, u.version, u.machine);
-    if (pinned_cpu >= 0)
-        log_text("cpu affinity: pinned to logical CPU %d\n", pinned_cpu);
-    else
-        log_text("cpu affinity: not pinned (the scheduler may migrate samples)\n");
-    log_text("memory: %u MiB mapped and touched for mem/ benchmarks\n",
-                (unsigned)(big_size >> 20));
-    log_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
-    rec_open("platform");
-    rec_str("kind", "hosted");
-    rec_str("ring", "ring 3 (hosted)");
-    rec_bool("ring0", false);
-    rec_str("os", have_uname ? u.sysname : "unknown");
-    rec_str("release", have_uname ? u.release : "unknown");
-    rec_str("machine", have_uname ? u.machine : "unknown");
-    if (pinned_cpu >= 0)
-        rec_u64("pinned_cpu", (uint64_t)pinned_cpu);
-    else
-        rec_null("pinned_cpu");
-    rec_u64("big_memory_mib", big_size >> 20);
-    rec_close();
+    h->os = h->have_uname ? u.sysname : "unknown";
+    h->release = h->have_uname ? u.release : "unknown";
+    h->version = h->have_uname ? u.version : "unknown";
+    h->machine = h->have_uname ? u.machine : "unknown";
+    h->pinned_cpu = pinned_cpu;
+    h->big_memory_bytes = big_size;
 }
 
 static uint64_t now_ns(void)
@@ -163,10 +148,11 @@ static void after_fault(void)
 struct platform hosted_platform = {
     .name = "hosted",
     .cmdline = "",
+    .ring0 = false,
     .describe = describe,
     .after_cpu_probe = NULL,
-    .selftest = hosted_selftest,
-    .ring0 = false,
+    .faults = ring3_faults,
+    .msr_selftest = ring3_msr_selftest,
     .timer = { calibrate_tsc, NULL },
     .big_memory = big_memory,
     .after_fault = after_fault,

@@ -1,11 +1,12 @@
 /* Text out: the serial port carries everything, the VGA text screen the
  * readable lines (BIOS boots only: UEFI leaves no text mode). */
+#include <stdarg.h>
 #include "platform/bare/boot_info.h"
 #include "console.h"
 #include "fbcon.h"
 #include "lib/option.h"
 #include "platform/out.h"
-#include "report/log.h"
+#include "lib/fmt.h"
 #include "serial.h"
 #include "vga.h"
 
@@ -63,15 +64,31 @@ void out_write(enum out_channel channel, const char *text, size_t len)
     }
 }
 
-void console_report(void)
+void console_describe(char *buf, size_t size)
 {
+    size_t n;
     if (serial_on)
-        log_text("console: serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
+        n = (size_t)ksnprintf(buf, size, "serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
     else
-        log_text("console: no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
+        n = (size_t)ksnprintf(buf, size, "no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
+    if (n >= size)
+        return;
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
     if (screen_on)
-        log_text(", screen: %s%s\n", kind, screen_json ? " (all lines)" : "");
+        ksnprintf(buf + n, size - n, ", screen: %s%s", kind, screen_json ? " (all lines)" : "");
     else
-        log_text(", screen: off%s\n", boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+        ksnprintf(buf + n, size - n, ", screen: off%s",
+                  boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+}
+
+/* Outside the log: after the end record, or when a fault hit the fault
+ * handler and the log can no longer be trusted to finish a record. */
+void console_last_words(const char *fmt, ...)
+{
+    char text[160];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = kvsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    out_write(OUT_HUMAN, text, n < (int)sizeof text ? (size_t)n : sizeof text - 1);
 }

@@ -1,10 +1,13 @@
 #ifndef CK_BARE_CONSOLE_H
 #define CK_BARE_CONSOLE_H
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Serial and screen as the options and boot mode say; call after options_parse(). */
 void console_init(void);
 /* One readable line about what the console found (serial present? screen?). */
-void console_report(void);
+/* One readable line straight to the console, outside the log. */
+void console_last_words(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void console_describe(char *buf, size_t size); /* the console line of the platform record */
 
 #endif

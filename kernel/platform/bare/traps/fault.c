@@ -5,9 +5,9 @@
 #include "platform/guard.h"
 #include "platform/bare/io.h"
 #include "platform/bare/machine.h"
-#include "report/log.h"
+#include "platform/bare/console/console.h"
 #include "safe.h"
-#include "harness/status.h"
+#include "platform/status.h"
 
 struct isr_frame {
     uint32_t edi, esi, ebp, esp_at_pushal, ebx, edx, ecx, eax;
@@ -74,7 +74,7 @@ void fault_dispatch(struct isr_frame *f)
         }
     }
     if (in_handler) { /* a fault while handling one: say so as plainly as possible and stop */
-        log_text("\nFAULT %s at EIP 0x%08x while handling a fault; stopping\n",
+        console_last_words("\nFAULT %s at EIP 0x%08x while handling a fault; stopping\n",
                     fault_name(f->vector), (unsigned)f->eip);
         machine_exit(STATUS_KERNEL_FAULT);
     }
@@ -88,9 +88,7 @@ void fault_dispatch(struct isr_frame *f)
     }
     struct fault_info info;
     capture(f, &info);
-    write_fault("kernel (no guard)", &info);
-    log_note("error", "fault", "unexpected fault outside any guarded phase; stopping");
-    log_end(STATUS_KERNEL_FAULT);
+    run_abort_unguarded("kernel (no guard)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
 }
 

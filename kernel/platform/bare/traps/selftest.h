@@ -1,4 +1,9 @@
+/* The ring-0 self-test cases (struct platform's faults and msr_selftest). */
 #ifndef CK_BARE_SELFTEST_H
 #define CK_BARE_SELFTEST_H
-int selftest_run(void);
+#include "platform/selftest.h"
+
+extern const struct provoked_fault ring0_faults[];
+void ring0_msr_selftest(struct selftest_check *c);
+
 #endif

@@ -1,7 +1,8 @@
 #include "platform/fault.h"
 #include "guarded_step.h"
 #include "report/log.h"
-#include "status.h"
+#include "report/write.h"
+#include "platform/status.h"
 
 int guarded_step(const struct platform *p, const char *where, guarded_fn fn, void *arg,
                  int fault_status)

@@ -1,21 +1,23 @@
-/* The benchmark suite: select, check requirements, measure under a guard,
- * report. A benchmark never prints; everything it says goes out here. */
-#include "bench_registry.h"
+/* The benchmark suite: counters, timer and trust, then select, check
+ * requirements, measure under a guard, and hand each result to its writer.
+ * A benchmark never prints; everything it says goes out here. */
+#include "harness/bench_registry.h"
 #include "pmu/counters.h"
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "guarded_step.h"
 #include "lib/kstring.h"
-#include "measure.h"
+#include "harness/measure.h"
 #include "platform/msr.h"
 #include "lib/option.h"
 #include "report/log.h"
-#include "result.h"
-#include "smi.h"
-#include "status.h"
+#include "report/write.h"
+#include "harness/result.h"
+#include "harness/smi.h"
+#include "platform/status.h"
 #include "suite.h"
-#include "timer.h"
-#include "trust.h"
+#include "harness/timer.h"
+#include "harness/trust.h"
 #include "cpu/uarch.h"
 
 OPTION_UINT(samples, "samples", 201, 1, MEASURE_SAMPLES_MAX, "samples per result");
@@ -134,8 +136,7 @@ static void guarded_measure(void *arg)
     struct guarded_measure *g = arg;
     /* Cycles are estimated unless the TSC or a counter counts them: then the
      * reference ADD chain is timed in the same sample loop. */
-    const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL
-                            : bench_find(ADD_CHAIN_NAME);
+    const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL : &trust_reference;
     measure_bench_with_reference(g->b, ref, g->cfg, g->ctx, g->m);
     if (g->m->failed || g->m->cold || g->ec->n == 0)
         return;
@@ -188,28 +189,25 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
         write_skip(b->name, m.failed);
         return STATUS_OK;
     }
-    write_result(b, &m, &ec);
+    static struct result r;
+    result_compute(b, &m, &ec, &r);
+    write_result(&r);
     return STATUS_OK;
 }
 
-#define SWEEP_MAX 128
 struct sweep_job {
-    const struct bench *b;
     const struct bench_ctx *ctx;
     const struct measure_config *cfg;
     struct pmu_eventsel sel[SWEEP_MAX];
-    const struct pmu_event *ev[SWEEP_MAX];
-    int64_t x100[SWEEP_MAX];
-    int err[SWEEP_MAX];
-    unsigned n, passes;
+    struct event_sweep out;
 };
 
 static void guarded_sweep(void *arg)
 {
     struct sweep_job *j = arg;
-    struct run_ctx r = { j->b, j->ctx, j->cfg->loops };
-    j->passes = counters_measure(&counters.drv, j->sel, j->n, run_for_counters, &r, j->cfg->unroll,
-                                 j->cfg->loops, EVENT_SAMPLES, j->x100, j->err);
+    struct run_ctx r = { j->out.b, j->ctx, j->cfg->loops };
+    j->out.passes = counters_measure(&counters.drv, j->sel, j->out.n, run_for_counters, &r, j->cfg->unroll,
+                                     j->cfg->loops, EVENT_SAMPLES, j->out.x100, j->out.err);
 }
 
 /* PmonStat's idea: one benchmark, every event the CPU can count, a table. */
@@ -235,50 +233,29 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
         write_skip("sweep", unmet);
         return STATUS_OK;
     }
-    job.b = b;
     job.ctx = &ctx;
     job.cfg = cfg;
-    job.n = 0;
-    for (unsigned i = 0; i < counters.drv.nevents && job.n < SWEEP_MAX; i++) {
+    job.out = (struct event_sweep){ .b = b, .driver = counters.drv.name };
+    for (unsigned i = 0; i < counters.drv.nevents && job.out.n < SWEEP_MAX; i++) {
         const struct pmu_event *e = &counters.drv.events[i];
         if (!pmu_event_available(&counters.drv, e))
             continue;
-        job.ev[job.n] = e;
-        job.sel[job.n++] = pmu_eventsel_of(e);
+        job.out.ev[job.out.n] = e;
+        job.sel[job.out.n++] = pmu_eventsel_of(e);
     }
     int status = guarded_step(p, "event sweep", guarded_sweep, &job, STATUS_BENCH_FAULT);
     if (status)
         return status;
-    log_text("\n== Event sweep: %s (%s driver, %u events in %u passes, per body) ==\n", b->name,
-                counters.drv.name, job.n, job.passes);
-    rec_open("sweep");
-    rec_str("name", b->name);
-    rec_str("driver", counters.drv.name);
-    rec_u64("passes", job.passes);
-    rec_arr_open("events");
-    for (unsigned i = 0; i < job.n; i++) {
-        char v[24] = "-";
-        if (!job.err[i])
-            kfixed(v, sizeof v, job.x100[i], 2);
-        log_text("  %-40s %12s  %s\n", job.ev[i]->name, v, job.ev[i]->desc);
-        rec_obj_open(NULL);
-        rec_str("event", job.ev[i]->name);
-        rec_hex("code", job.ev[i]->code);
-        if (job.err[i])
-            rec_null("per_body");
-        else
-            rec_fixed("per_body", job.x100[i], 2);
-        rec_obj_close();
-    }
-    rec_arr_close();
-    rec_close();
+    write_sweep(&job.out);
     return STATUS_OK;
 }
 
 static void init_counters(void *arg)
 {
     (void)arg;
-    counters_init(cpu, platform_msr);
+    counters_prove(cpu, platform_msr);
+    write_pmu(&counters.drv, counters.why, &counters.verdict);
+    counters_take();
 }
 
 struct timing_setup {
@@ -291,26 +268,27 @@ static void init_timing(void *arg)
 {
     struct timing_setup *t = arg;
     timer_init(&t->p->timer);
+    write_timer(&timer);
     trust_check(t->cfg, t->ctx);
+    write_trust(&trust);
+}
+
+/* Every PMU MSR must read back what it held before the run. */
+static void finish_counters(void)
+{
+    if (!opt_pmu)
+        return;
+    struct counters_restore r;
+    counters_finish(&r);
+    write_pmu_restore(&r);
 }
 
 void suite_list(const struct platform *p)
 {
-    log_text("\n== Benchmarks (%u) ==\n", bench_count());
+    write_bench_list_heading(bench_count());
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         char why[160];
-        const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
-        log_text("  %-31s %s\n", b->name, b->desc);
-        if (unmet)
-            log_text("  %-31s (cannot run here: %s)\n", "", unmet);
-        rec_open("bench");
-        rec_str("name", b->name);
-        rec_str("desc", b->desc);
-        rec_bool("runnable", unmet == NULL);
-        rec_bool("ring0", b->ring0);
-        if (unmet)
-            rec_str("reason", unmet);
-        rec_close();
+        write_bench_entry(b, bench_unmet(b, p->ring0, why, sizeof why));
     }
 }
 
@@ -322,12 +300,10 @@ int suite_run(const struct platform *p)
     struct bench_ctx ctx;
     default_context(p, &ctx);
 
-    log_text("\n== Counters ==\n");
+    write_pmu_heading(opt_pmu);
     kmemset(&counters, 0, sizeof counters);
     if (opt_pmu)
         status = status_worst(status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
-    else
-        log_text("  not used (pmu=off)\n");
     struct timing_setup setup = { p, &cfg, &ctx };
     int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
     if (timing) {
@@ -336,13 +312,10 @@ int suite_run(const struct platform *p)
     }
     if (opt_list) {
         suite_list(p);
-        if (opt_pmu)
-            counters_finish();
+        finish_counters();
         return status;
     }
-    log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
-                "U=%u L=%u S=%u\n", (unsigned)cfg.unroll, (unsigned)cfg.loops, (unsigned)cfg.samples);
-    log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
+    write_results_heading(&cfg);
     unsigned ran = 0;
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         if (!selected(b->name))
@@ -354,7 +327,6 @@ int suite_run(const struct platform *p)
         log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
     if (opt_sweep[0])
         status = status_worst(status, event_sweep(p, &cfg));
-    if (opt_pmu)
-        counters_finish();
+    finish_counters();
     return status;
 }

@@ -1,0 +1,101 @@
+/* From a measurement to a result: which cycle source is best here, the
+ * nanoseconds, the per-body statistics and the verdict against the
+ * expectation for this microarchitecture. */
+#include "cpu/cpu.h"
+#include "cpu/uarch.h"
+#include "lib/option.h"
+#include "result.h"
+#include "timer.h"
+#include "trust.h"
+
+OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
+
+/* The expectation for this CPU, if the benchmark states one. */
+static const struct bench_expect *expectation(const struct bench *b)
+{
+    enum uarch here = uarch_of(cpu);
+    for (int i = 0; i < BENCH_EXPECT_MAX; i++)
+        if (b->expect[i].uarch != UARCH_NONE && b->expect[i].uarch == here)
+            return &b->expect[i];
+    return NULL;
+}
+
+/* The stated tolerance, or 10 % with at least 0.10 cycles. */
+static int64_t expect_tolerance(const struct bench_expect *e)
+{
+    return e->tol_x100 ? e->tol_x100 : (e->x100 / 10 > 10 ? e->x100 / 10 : 10);
+}
+
+static const char *verdict(const struct result *r)
+{
+    if (!r->expect)
+        return "no expectation";
+    if (!r->trusted)
+        return "untrusted timing";
+    if (!r->have_cycles)
+        return "no cycle unit";
+    int64_t d = r->cycles_x100 - r->expect->x100;
+    return (d < 0 ? -d : d) <= r->tolerance_x100 ? "ok" : "off";
+}
+
+static int64_t per_body(uint64_t x100, uint64_t iters) { return (int64_t)stats_div_round(x100, iters); }
+
+static void scale_stats(const struct stats *st, uint64_t iters, struct result_stats *out)
+{
+    out->min = per_body(st->min * 100, iters);
+    out->median = per_body(st->median_x100, iters);
+    out->mode = per_body(st->mode * 100, iters);
+    out->mode_count = st->mode_count;
+    out->mean = per_body(st->mean_x100, iters);
+    out->mean_20_80 = per_body(st->trimmed_mean_x100, iters);
+    out->max = per_body(st->max * 100, iters);
+    out->stddev = per_body(st->stddev_x100, iters);
+    out->outliers = st->outliers;
+}
+
+static void histogram(const struct measurement *m, struct result *r)
+{
+    static uint64_t values[MEASURE_SAMPLES_MAX];
+    uint64_t lo, width;
+    for (uint32_t s = 0; s < m->samples; s++)
+        values[s] = m->t_2u[s] > m->t_u[s] ? m->t_2u[s] - m->t_u[s] : 0;
+    stats_sort(values, m->samples);
+    r->hist_bins = stats_histogram(values, m->samples, RESULT_HIST_BINS, r->hist_count, &lo, &width);
+    for (unsigned i = 0; i < r->hist_bins; i++)
+        r->hist_from_x100[i] = per_body((lo + i * width) * 100, r->iters);
+}
+
+/* Best first: a proved cycle counter, the P5's TSC, the ADD chain timed
+ * alongside, the ADD chain timed once at the start. */
+static void cycles(const struct measurement *m, const struct event_counts *ec, struct result *r)
+{
+    bool counted = ec->cycles_index >= 0 && !ec->err[ec->cycles_index] && !m->cold;
+    r->have_cycles = true;
+    if (counted)
+        r->cycles_x100 = ec->x100[ec->cycles_index];
+    else if (trust.cycles_exact || !(r->cycles_alongside = measure_ref_cycles_x100(m, &r->cycles_x100)))
+        r->have_cycles = trust_cycles_x100(m->value_x100, &r->cycles_x100);
+    r->cycles_exact = counted || trust.cycles_exact;
+    r->cycles_unit = !r->have_cycles ? "unknown" : counted ? "exact (counter)"
+                   : trust.cycles_exact ? "exact" : "estimate";
+}
+
+void result_compute(const struct bench *b, const struct measurement *m, const struct event_counts *ec,
+                    struct result *r)
+{
+    *r = (struct result){ .b = b, .m = m, .ec = ec, .trusted = trust.trusted };
+    r->iters = (uint64_t)m->unroll * (m->cold ? 1 : m->loops);
+    cycles(m, ec, r);
+    r->have_ns = timer.hz != 0;
+    if (r->have_ns)
+        r->ns_x100 = (int64_t)(((m->value_x100 < 0 ? 0 : (uint64_t)m->value_x100) * 1000000000ull +
+                                timer.hz / 2) / timer.hz);
+    r->time_unit = timer.mode == READ_PIT ? "pit/1000" : "tsc";
+    scale_stats(&m->diff, r->iters, &r->per_body);
+    r->expect = expectation(b);
+    if (r->expect)
+        r->tolerance_x100 = expect_tolerance(r->expect);
+    r->verdict = verdict(r);
+    if (opt_hist && !m->cold)
+        histogram(m, r);
+}

@@ -1,0 +1,59 @@
+/* The report room's writers: each turns a plain struct into its readable
+ * line(s) (OUT_HUMAN) and its JSON record (OUT_MACHINE) through the log
+ * (log.h). Nothing outside kernel/report/ formats; the writers decide
+ * nothing. Adding a field means its struct and one writer here. */
+#ifndef CK_WRITE_H
+#define CK_WRITE_H
+#include <stdbool.h>
+#include "cpu/cpu.h"
+#include "harness/bench.h"
+#include "harness/measure.h"
+#include "harness/result.h"
+#include "harness/timer.h"
+#include "harness/trust.h"
+#include "platform/fault.h"
+#include "platform/platform.h"
+#include "pmu/counters.h"
+#include "pmu/pmu_prove.h"
+
+/* The run (write_run.c) */
+void write_banner(const struct platform *p);
+void write_platform(const struct platform_info *info);     /* the "platform" record */
+void write_platform_said(const char *line);                /* what after_cpu_probe did */
+void write_run_complete(int status);
+
+/* Identification (write_cpu.c): the CPU section and the "cpu" record. */
+void write_cpu(const struct cpu_info *c);
+
+/* Faults and the self-test (write_fault.c, write_selftest.c) */
+void write_fault(const char *where, const struct fault_info *info);
+void write_selftest_start(bool ring0);
+void write_selftest(const char *name, const char *expected, const char *seen, bool ok);
+
+/* Counters (write_pmu.c). write_pmu: why is the sentence from pmu_select()
+ * (may be NULL). One readable summary line (two when not counting) and one
+ * JSON record:
+ * {"type":"pmu","driver":..,"kind":..,"why":..,"gp_counters":..,"gp_width":..,
+ *  "fixed_counters":..,"fixed_width":..,"rdpmc":..,"events":..,
+ *  "verdict":"counting"|"not counting","reason":..,"fault":"0x..","fault_msr":"0x..",
+ *  "fixed_counting":..,"instructions":N,"branches":N,
+ *  "evidence":[{"check":..,"event":..,"counter":..,"code":..,"umask":..,"before":..,"after":..,
+ *               "delta":..,"min":..,"max":..,"ok":..,"status":..}],
+ *  "restore":{"status":..,"checked":..,"mismatches":..,"inexact":..,"moving":..,"faults":..}} */
+void write_pmu_heading(bool used);
+void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v);
+void write_pmu_restore(const struct counters_restore *r);   /* the "pmu_restore" record */
+
+/* Timing (write_timer.c) */
+void write_timer(const struct timer_info *t);
+void write_trust(const struct trust *t);
+
+/* Benchmarks (write_bench.c, write_result.c) */
+void write_bench_list_heading(unsigned count);
+void write_bench_entry(const struct bench *b, const char *unmet);   /* unmet: NULL or why not here */
+void write_results_heading(const struct measure_config *cfg);
+void write_result(const struct result *r);
+void write_skip(const char *name, const char *reason);
+void write_sweep(const struct event_sweep *s);
+
+#endif

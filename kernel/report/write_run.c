@@ -1,0 +1,103 @@
+/* The run's own lines and records: the banner under the begin record, the
+ * "platform" record, what the platform did after identification, and the
+ * closing line before the end record. */
+#include "log.h"
+#include "write.h"
+
+void write_banner(const struct platform *p)
+{
+    log_text("cyclekit: x86 benchmark %s, platform %s (log schema %d)\n",
+             p->ring0 ? "kernel" : "runner", p->name, LOG_SCHEMA);
+}
+
+void write_platform_said(const char *line)
+{
+    if (line[0])
+        log_text("%s\n", line);
+}
+
+void write_run_complete(int status)
+{
+    log_text("cyclekit: run complete: %u records and the end record, status %d\n", log_records(), status);
+}
+
+static void bare_text(const struct platform_bare_info *b)
+{
+    log_text("console: %s\n", b->console);
+    log_text("boot: %s, %s firmware, loader '%s'\n",
+             b->multiboot2 ? "multiboot2" : "NOT multiboot2 (no options, no memory map)",
+             b->efi ? "UEFI" : "BIOS", b->loader);
+    log_text("memory: %u KiB usable in %u map entries\n", (unsigned)(b->usable_bytes >> 10), b->nmmap);
+    log_text("exit: %s\n", b->exit);
+}
+
+static void bare_record(const struct platform_bare_info *b)
+{
+    rec_str("firmware", b->efi ? "uefi" : "bios");
+    rec_str("loader", b->loader);
+    rec_bool("multiboot2", b->multiboot2);
+    rec_u64("usable_kib", b->usable_bytes >> 10);
+    if (b->fb_present) {
+        rec_obj_open("framebuffer");
+        rec_hex("addr", b->fb_addr);
+        rec_u64("width", b->fb_width);
+        rec_u64("height", b->fb_height);
+        rec_u64("bpp", b->fb_bpp);
+        rec_u64("type", b->fb_type);
+        rec_obj_close();
+    } else {
+        rec_null("framebuffer");
+    }
+    rec_arr_open("mmap");
+    for (unsigned i = 0; i < b->nmmap; i++) {
+        rec_obj_open(NULL);
+        rec_hex("base", b->mmap[i].base);
+        rec_hex("length", b->mmap[i].length);
+        rec_u64("type", b->mmap[i].type);
+        rec_obj_close();
+    }
+    rec_arr_close();
+}
+
+static void hosted_text(const struct platform_hosted_info *h)
+{
+    log_text("platform: hosted, Linux user space, ring 3 (hosted)\n");
+    if (h->have_uname)
+        log_text("os: %s %s %s on %s\n", h->os, h->release, h->version, h->machine);
+    if (h->pinned_cpu >= 0)
+        log_text("cpu affinity: pinned to logical CPU %d\n", h->pinned_cpu);
+    else
+        log_text("cpu affinity: not pinned (the scheduler may migrate samples)\n");
+    log_text("memory: %u MiB mapped and touched for mem/ benchmarks\n", (unsigned)(h->big_memory_bytes >> 20));
+    log_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
+}
+
+static void hosted_record(const struct platform_hosted_info *h)
+{
+    rec_str("kind", "hosted");
+    rec_str("ring", "ring 3 (hosted)");
+    rec_bool("ring0", false);
+    rec_str("os", h->os);
+    rec_str("release", h->release);
+    rec_str("machine", h->machine);
+    if (h->pinned_cpu >= 0)
+        rec_u64("pinned_cpu", (uint64_t)h->pinned_cpu);
+    else
+        rec_null("pinned_cpu");
+    rec_u64("big_memory_mib", h->big_memory_bytes >> 20);
+}
+
+void write_platform(const struct platform_info *info)
+{
+    bool bare = info->kind && info->kind[0] == 'b';
+    if (bare)
+        bare_text(&info->bare);
+    else
+        hosted_text(&info->hosted);
+    rec_open("platform");
+    if (bare)
+        bare_record(&info->bare);
+    else
+        hosted_record(&info->hosted);
+    rec_close();
+}

@@ -1,0 +1,70 @@
+/* One run, phase by phase (docs/architecture.md, "One run"): the begin
+ * record, the platform, identification, the self-test when asked, then the
+ * suite; the end record. Every phase runs under the guard, so a fault is
+ * reported with where it happened and the log is still closed properly.
+ * The rooms to the left compute; this room calls them in order and hands
+ * what they found to the writers. */
+#include "cpu/cpu.h"
+#include "guarded_step.h"
+#include "lib/option.h"
+#include "platform/platform.h"
+#include "platform/status.h"
+#include "report/log.h"
+#include "report/write.h"
+#include "selftest.h"
+#include "suite.h"
+
+OPTION_BOOL(help, "help", false, "print the options and their values first");
+OPTION_BOOL(selftest, "selftest", false,
+            "provoke #DE, #UD, #GP and a nonexistent MSR read; check each is caught");
+
+static const struct platform *here;
+
+static void call(void *fn) { ((void (*)(void))fn)(); }
+
+/* A kernel phase: a fault is reported and the run goes on without it. */
+static int phase(const struct platform *p, const char *name, void (*fn)(void))
+{
+    return fn ? guarded_step(p, name, call, (void *)fn, STATUS_KERNEL_FAULT) : STATUS_OK;
+}
+
+static void cpu_setup(void)
+{
+    static char said[160];
+    said[0] = '\0';
+    if (here->after_cpu_probe)
+        here->after_cpu_probe(said, sizeof said);
+    write_platform_said(said);
+}
+
+static void cpu_record(void) { write_cpu(cpu); }
+
+int run_suite(const struct platform *p)
+{
+    static struct platform_info info;
+    int status = STATUS_OK;
+    here = p;
+    log_begin(p->name, p->cmdline);
+    write_banner(p);
+    if (p->describe) {
+        p->describe(&info);
+        write_platform(&info);
+    }
+    options_report_problems();
+    if (opt_help)
+        options_print_help();
+
+    status = status_worst(status, phase(p, "cpu identification", cpu_probe));
+    status = status_worst(status, phase(p, "cpu setup", p->after_cpu_probe ? cpu_setup : NULL));
+    status = status_worst(status, phase(p, "cpu report", cpu_record));
+
+    if (opt_selftest)
+        status = status_worst(status, selftest_run(p));
+
+    status = status_worst(status, suite_run(p));
+
+    if (status == STATUS_OK && log_errors())
+        status = STATUS_ERRORS;
+    write_run_complete(status);
+    return log_end(status);
+}
