@@ -48,7 +48,7 @@ PYTHON  ?= /usr/bin/python3
 RUN     := $(PYTHON) scripts/run-qemu
 PYTEST  := $(PYTHON) -m pytest
 
-.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check hosted clean deps
+.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check layout-check hosted clean deps
 # Keep the objects of chained rules (unit-test objects) between builds.
 .SECONDARY:
 
@@ -129,10 +129,15 @@ unit-tests: $(UNIT_TESTS)
 isa-check: $(KERNEL)
 	$(PYTHON) scripts/check-isa $(KERNEL)
 
+# The tree's rules (docs/architecture.md): rooms, function lengths, benchmark
+# files that only declare, formatting only in kernel/report/, no circles.
+layout-check: $(KERNEL)
+	$(PYTHON) scripts/check-layout --objects $(BUILD)/k
+
 boot-tests: $(ISO)
 	$(PYTEST) -q tests/boot
 
-check: unit-tests isa-check boot-tests hosted-tests
+check: unit-tests isa-check layout-check boot-tests hosted-tests
 
 # --- the hosted runner (kernel/platform/hosted/) ---
 # The same portable harness and bench/ files as a Linux user-space program in

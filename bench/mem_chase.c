@@ -20,11 +20,9 @@
  * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt, see
  * ../shared/reference/p5-timing.md). */
 #include "bench.h"
-#include "lib/fmt.h"
 
 #define CHASE_LINE 64u
 
-static char chase_why[96];
 
 /* xorshift32 (Marsaglia 2003): small, deterministic, good enough to hide
  * the order from prefetchers. */
@@ -47,10 +45,8 @@ static uint32_t *chase_slot(uintptr_t base, uint32_t line)
 static const char *chase_prepare(struct bench_ctx *ctx, uint32_t bytes)
 {
     if (!ctx->big || ctx->big_size < (uint64_t)bytes + CHASE_LINE) {
-        ksnprintf(chase_why, sizeof chase_why,
-                  "needs %u KiB of large memory for the chain, have %u KiB", (unsigned)(bytes >> 10),
-                  (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
-        return chase_why;
+        return bench_why("needs %u KiB of large memory for the chain, have %u KiB", (unsigned)(bytes >> 10),
+                         (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
     }
     uintptr_t base = ((uintptr_t)ctx->big + CHASE_LINE - 1) & ~(uintptr_t)(CHASE_LINE - 1);
     uint32_t lines = bytes / CHASE_LINE;

@@ -17,19 +17,16 @@
  * (a clock on the P5) is part of each body. Under a hypervisor CPUID exits to
  * it, so virtualized numbers are far above the bare-metal ones. */
 #include "bench.h"
-#include "lib/fmt.h"
 
 /* CPUID exists and the leaf is within its range; otherwise a reason. */
 static const char *cpuid_leaf_ok(uint32_t leaf)
 {
-    static char why[96];
     if (cpu->generation != CPU_GEN_CPUID)
         return "needs CPUID (EFLAGS.ID does not toggle on this CPU)";
     uint32_t max = leaf >= 0x80000000u ? cpu->max_ext_leaf : cpu->max_leaf;
     if (leaf > max) {
-        ksnprintf(why, sizeof why, "needs CPUID leaf 0x%x (the highest %s leaf here is 0x%x)",
-                  (unsigned)leaf, leaf >= 0x80000000u ? "extended" : "basic", (unsigned)max);
-        return why;
+        return bench_why("needs CPUID leaf 0x%x (the highest %s leaf here is 0x%x)",
+                         (unsigned)leaf, leaf >= 0x80000000u ? "extended" : "basic", (unsigned)max);
     }
     return NULL;
 }

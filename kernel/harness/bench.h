@@ -41,6 +41,7 @@
 #include "cpu/cpu.h"
 #include "cpu/uarch.h"
 #include "timing_page.h"
+#include "bench_services.h"
 
 #define CK_MAX_COPIES 64
 #define BENCH_NEEDS_MAX 4

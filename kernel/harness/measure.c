@@ -1,6 +1,7 @@
-/* One benchmark, measured as DESIGN.md says: warm-up, S samples of the body
- * unrolled 0, U and 2U times inside L loop iterations, overhead removed by
- * the n-versus-2n difference and cross-checked against the empty body. */
+/* One benchmark, measured as the README's "How a benchmark is measured"
+ * says: warm-up, S samples of the body unrolled 0, U and 2U times inside L
+ * loop iterations, overhead removed by the n-versus-2n difference and
+ * cross-checked against the empty body. */
 #include "measure.h"
 #include "timer.h"
 

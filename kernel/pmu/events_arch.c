@@ -10,7 +10,7 @@
  * selftests (tools/testing/selftests/kvm/include/x86/pmu.h: A4H/01 topdown
  * slots, A4H/02 backend bound, 73H/00 bad speculation, 9CH/01 frontend
  * bound, C2H/02 retiring, E4H/01 LBR inserts). Fixed counters: SDM Table
- * 19-2 and seed 001 (309H instructions retired, 30AH unhalted core cycles,
+ * 19-2 and [BG] (309H instructions retired, 30AH unhalted core cycles,
  * 30BH unhalted reference cycles); 30CH topdown slots (version 5). */
 #include "pmu.h"
 

@@ -2,8 +2,8 @@
  *
  * Sources: Intel SDM vol. 3B §19.18, Table 19-38 "Performance-Monitoring
  * Events on Intel Pentium Processors" (names, counter restrictions, the
- * shaded P55C-only rows); seed 000 (TalkieToaster 1996: the 0x00-0x29 list,
- * including 0x10/0x11 which the SDM table leaves out); seed 004 (Intel AP
+ * shaded P55C-only rows); [TT] (TalkieToaster 1996: the 0x00-0x29 list,
+ * including 0x10/0x11 which the SDM table leaves out); [AP] (Intel AP
  * note: PmonStat, MMX-specific events). Cross-checked against the event
  * list of Mikael Pettersson's perfctr (event_set_p5.c, 2003).
  *
@@ -35,9 +35,9 @@ const struct pmu_event pmu_events_p5[] = {
     EV(0x0D, ANY, 0, "CODE_TLB_MISS", "instruction reads that miss the code TLB"),
     EV(0x0E, ANY, 0, "CODE_CACHE_MISS", "instruction reads that miss the code cache"),
     EV(0x0F, ANY, 0, "SEGMENT_REGISTER_LOADS", "writes to any segment register (incl. LDTR, GDTR, IDTR, TR)"),
-    /* 0x10/0x11: seed 000 only; the SDM table lists them as reserved. */
-    EV(0x10, ANY, 0, "SEGMENT_DESCRIPTOR_CACHE_ACCESSES", "segment descriptor cache accesses (seed 000; not in the SDM)"),
-    EV(0x11, ANY, 0, "SEGMENT_DESCRIPTOR_CACHE_HITS", "segment descriptor cache hits (seed 000; not in the SDM)"),
+    /* 0x10/0x11: [TT] only; the SDM table lists them as reserved. */
+    EV(0x10, ANY, 0, "SEGMENT_DESCRIPTOR_CACHE_ACCESSES", "segment descriptor cache accesses ([TT]; not in the SDM)"),
+    EV(0x11, ANY, 0, "SEGMENT_DESCRIPTOR_CACHE_HITS", "segment descriptor cache hits ([TT]; not in the SDM)"),
     EV(0x12, ANY, 0, "BRANCHES", "taken and not-taken branches, calls, returns, INT, IRET"),
     EV(0x13, ANY, 0, "BTB_HITS", "branch target buffer hits"),
     EV(0x14, ANY, 0, "TAKEN_BRANCH_OR_BTB_HIT", "taken branches or BTB hits"),

@@ -143,6 +143,10 @@ struct pmu_driver {
 /* Which driver fits this CPU. Pure: reads only *c. *why (may be NULL) gets a
  * static sentence explaining the choice. */
 enum pmu_kind pmu_select(const struct cpu_info *c, const char **why);
+/* Counter 0's MSR in the family's own counter set (0: none known). */
+uint32_t pmu_counter0_msr(const struct cpu_info *c);
+/* Whether RDPMC exists on this CPU. */
+bool pmu_has_rdpmc(const struct cpu_info *c);
 const char *pmu_kind_name(enum pmu_kind kind);
 /* Fills *d for kind. Reads no MSR except the read-only capability MSR of
  * architectural perfmon (IA32_PERF_CAPABILITIES, when CPUID says it exists).

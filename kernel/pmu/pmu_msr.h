@@ -6,9 +6,9 @@
 #define CK_PMU_MSR_H
 
 /* P5 (Pentium, family 5). Intel SDM vol. 3B §18.23 "Pentium processor
- * performance monitoring" (CESR bit layout, Figure 18-61); seed 004 (Intel AP
+ * performance monitoring" (CESR bit layout, Figure 18-61); [AP] (Intel AP
  * note "Survey of Pentium Processor Performance Monitoring": MSR 10h-13h,
- * counters 40 bits); seed 000 (TalkieToaster 1996: CESR fields 16 bits each,
+ * counters 40 bits); [TT] (TalkieToaster 1996: CESR fields 16 bits each,
  * counter 1 in bits 16-31). */
 #define MSR_P5_CESR 0x11u
 #define MSR_P5_CTR0 0x12u
@@ -47,7 +47,7 @@
 
 /* Intel architectural performance monitoring (CPUID leaf 0AH). SDM vol. 3B
  * §18.2 and vol. 4 Table 2-2: IA32_PMCx C1h+, IA32_PERFEVTSELx 186h+,
- * IA32_FIXED_CTR0-2 309h-30Bh (seed 001: CTR0 309h instructions retired,
+ * IA32_FIXED_CTR0-2 309h-30Bh ([BG]: CTR0 309h instructions retired,
  * 30Ah unhalted core cycles, 30Bh reference cycles; 38Dh |= 0x333 enables
  * the three), IA32_FIXED_CTR_CTRL 38Dh (4 bits per counter: bit 0 OS,
  * bit 1 USR, bit 2 AnyThread, bit 3 PMI), IA32_PERF_GLOBAL_CTRL 38Fh from

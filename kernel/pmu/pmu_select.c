@@ -2,6 +2,7 @@
  * choice can be checked on the host against recorded CPUs. The choice is
  * only a hypothesis; pmu_prove() decides whether the counters count. */
 #include "pmu.h"
+#include "pmu_msr.h"
 #include "lib/kstring.h"
 
 /* P6-core models without architectural perfmon: Pentium Pro (1), Pentium II
@@ -104,4 +105,27 @@ int pmu_bind(struct pmu_driver *d, enum pmu_kind kind, const struct cpu_info *c,
     case PMU_AMD: pmu_amd_bind(d); return 0;
     default: d->kind = PMU_NONE; return PMU_ERR_KIND;
     }
+}
+
+/* Counter 0 of the family's own counter MSRs, for the sys/ benchmarks that
+ * time RDMSR/WRMSR of a counter: P5 CTR0 (SDM vol. 3B §18.24), IA32_PMC0 on
+ * P6 and architectural perfmon (§18.2), PerfCtr0 on AMD K7 and later (AMD
+ * APM vol. 2 §13.2). 0: none known. */
+uint32_t pmu_counter0_msr(const struct cpu_info *c)
+{
+    if (c->vendor == VENDOR_INTEL && c->family == 5)
+        return MSR_P5_CTR0;
+    if (c->vendor == VENDOR_INTEL && (c->family == 6 || c->perfmon.version >= 1))
+        return MSR_IA32_PMC0;
+    if (c->vendor == VENDOR_AMD && c->family >= 6)
+        return MSR_K7_PERFCTR0;
+    return 0;
+}
+
+/* RDPMC arrived with the Pentium MMX and the Pentium Pro (SDM vol. 3A
+ * §2.6.6 / [AP]: "only works on P55C (or later)"); AMD has it from the K7. */
+bool pmu_has_rdpmc(const struct cpu_info *c)
+{
+    return (c->vendor == VENDOR_INTEL && ((c->family == 5 && cpu_has(c, FEAT_MMX)) || c->family >= 6)) ||
+           (c->vendor == VENDOR_AMD && c->family >= 6);
 }

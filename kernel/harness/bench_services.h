@@ -1,0 +1,28 @@
+/* What a benchmark's .prepare hook may ask of the harness (included by
+ * bench.h, the one header a benchmark file sees). A benchmark never touches
+ * an MSR, the guard or the log itself: it asks here, and gets NULL (go on)
+ * or the reason it must be skipped. */
+#ifndef CK_BENCH_SERVICES_H
+#define CK_BENCH_SERVICES_H
+#include <stdint.h>
+
+/* A skip reason worded once (printf-style) into a buffer of the harness's;
+ * valid until the next call. */
+const char *bench_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads msr once through the platform's fault-safe path (ring 0 only). */
+const char *bench_prove_msr_read(uint32_t msr, uint64_t *value);
+/* Writes value to msr once through the same path. */
+const char *bench_prove_msr_write(uint32_t msr, uint64_t value);
+/* Runs fn once under the fault guard; `what` names it in the reason. */
+const char *bench_prove_run(void (*fn)(void *), const char *what);
+
+/* The MSR of performance counter 0 the PMU layer knows for this CPU
+ * (P5 CTR0 0x12, Intel IA32_PMC0 0xC1, AMD PerfCtr0 0xC0010004), or 0 with
+ * *reason set. */
+uint32_t bench_counter0_msr(const char **reason);
+/* RDPMC exists on this CPU (Pentium MMX, Pentium Pro, K7 and later), or
+ * a reason why not. */
+const char *bench_rdpmc_expected(void);
+
+#endif
