@@ -171,7 +171,7 @@ static inline bool cpu_has(const struct cpu_info *c, enum cpu_feature f)
 /* ---- Probing --------------------------------------------------------------
  * The probe never touches the hardware itself: it goes through these ops, so
  * the host unit tests drive it with simulated EFLAGS behaviour and recorded
- * CPUID dumps. kernel/bare/cpu_ops.c defines platform_cpu_ops. */
+ * CPUID dumps. Each platform gives its own (struct platform cpu_ops). */
 #define CPU_EXT_RANGE_LIMIT 0x800000ffu /* a larger 0x80000000 EAX is not a maximum */
 #define CPU_HV_RANGE_LIMIT 0x400000ffu
 #define EFLAGS_AC (1u << 18) /* alignment check: cannot be toggled on a 386 */
@@ -182,7 +182,6 @@ struct cpu_probe_ops {
     bool (*fpu_present)(void);             /* FNINIT/FNSTSW/FNSTCW answers like an x87 */
     struct cpuid_regs (*cpuid)(uint32_t leaf, uint32_t subleaf);
 };
-extern const struct cpu_probe_ops platform_cpu_ops;
 
 /* Identify the CPU this runs on and fill the global `cpu` (platform ops). */
 void cpu_probe(void);

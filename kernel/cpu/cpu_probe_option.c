@@ -1,11 +1,11 @@
-/* cpu_probe() on the machine itself. Kept apart from cpu_probe.c so the host
- * unit tests, which have no platform_cpu_ops, can link everything else.
+/* cpu_probe() on the machine itself, through the platform's cpu_ops.
  *
  * No emulator can hide CPUID (QEMU's "486" has it), so the option cpuprobe
  * lets a boot take the 486 or 386 path on purpose: the EFLAGS test then
  * answers as that CPU would, and the run must still complete. */
 #include "cpu.h"
 #include "lib/option.h"
+#include "platform/platform.h"
 #include "report/log.h"
 
 enum { PROBE_AUTO, PROBE_AS_486, PROBE_AS_386 };
@@ -22,24 +22,24 @@ static bool pretended_toggles(uint32_t mask)
         return false;
     if (opt_cpuprobe != PROBE_AUTO && (mask & EFLAGS_ID))
         return false;
-    return platform_cpu_ops.eflags_toggles(mask);
+    return platform->cpu_ops->eflags_toggles(mask);
 }
 
 static const struct cpu_probe_ops pretended_ops = {
     .eflags_toggles = pretended_toggles,
-    .fpu_present = NULL, /* filled from platform_cpu_ops below */
+    .fpu_present = NULL, /* filled from the platform's below */
     .cpuid = NULL,
 };
 
 void cpu_probe(void)
 {
     if (opt_cpuprobe == PROBE_AUTO) {
-        cpu_probe_platform(&platform_cpu_ops);
+        cpu_probe_platform(platform->cpu_ops);
         return;
     }
     struct cpu_probe_ops ops = pretended_ops;
-    ops.fpu_present = platform_cpu_ops.fpu_present;
-    ops.cpuid = platform_cpu_ops.cpuid;
+    ops.fpu_present = platform->cpu_ops->fpu_present;
+    ops.cpuid = platform->cpu_ops->cpuid;
     log_note("warn", "cpu", "cpuprobe=%s: identifying as if CPUID did not exist",
                 opt_cpuprobe == PROBE_AS_386 ? "386" : "486");
     cpu_probe_platform(&ops);

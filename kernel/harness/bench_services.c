@@ -1,5 +1,6 @@
 /* The harness's services to .prepare hooks (bench_services.h). */
 #include <stdarg.h>
+#include "platform/platform.h"
 #include "bench.h"
 #include "lib/fmt.h"
 #include "platform/fault.h"
@@ -28,13 +29,13 @@ static const char *access_failure(const char *what, uint32_t msr, int err)
 
 const char *bench_prove_msr_read(uint32_t msr, uint64_t *value)
 {
-    int err = msr_read(platform_msr, msr, value);
+    int err = msr_read(platform->msr, msr, value);
     return err ? access_failure("reading", msr, err) : NULL;
 }
 
 const char *bench_prove_msr_write(uint32_t msr, uint64_t value)
 {
-    int err = msr_write(platform_msr, msr, value);
+    int err = msr_write(platform->msr, msr, value);
     return err ? access_failure("writing", msr, err) : NULL;
 }
 

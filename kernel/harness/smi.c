@@ -1,5 +1,5 @@
 #include "cpu/cpu.h"
-#include "platform/msr.h"
+#include "platform/platform.h"
 #include "smi.h"
 
 #define MSR_SMI_COUNT 0x34
@@ -11,7 +11,7 @@ bool smi_count(uint64_t *count)
         !cpu_has(cpu, FEAT_MSR))
         return false;
     uint64_t v;
-    if (msr_read(platform_msr, MSR_SMI_COUNT, &v) != 0)
+    if (msr_read(platform->msr, MSR_SMI_COUNT, &v) != 0)
         return false;
     *count = v & 0xffffffffu; /* bits 31:0 count; the rest is reserved */
     return true;

@@ -6,9 +6,7 @@
 
 typedef void (*guarded_fn)(void *arg);
 
-/* Runs fn(arg). Returns 0 when it returned normally, FAULT_CODE(vector)
- * when it faulted; then *info (if not NULL) holds what the handler saw. */
-int guard_run(guarded_fn fn, void *arg, struct fault_info *info);
+/* guard_run() (platform.h) runs fn(arg) under the installed platform's guard. */
 
 /* Provided by the run (kernel/run/abort.c) for a fault no guard catches:
  * the fault record, an error note and the end record. The platform then

@@ -14,9 +14,9 @@ struct msr_ops {
     void *ctx;
 };
 
-/* The platform's own MSR access (bare metal: rdmsr/wrmsr through the
- * exception table; hosted: always refused with MSR_ERR_NOT_RING0). */
-extern const struct msr_ops *platform_msr;
+/* The platform's own MSR access is platform->msr (platform.h): bare metal
+ * RDMSR/WRMSR through the exception table; hosted: always refused with
+ * MSR_ERR_NOT_RING0. */
 
 static inline int msr_read(const struct msr_ops *ops, uint32_t msr, uint64_t *v)
 {

@@ -10,7 +10,6 @@ enum out_channel {
     OUT_MACHINE = 2, /* JSON records: serial only (screen when asked) */
 };
 
-/* Provided by the platform (kernel/bare/console.c, hosted/, tests). */
-void out_write(enum out_channel channel, const char *text, size_t len);
+/* out_write() (platform.h) sends text to the installed platform's out. */
 
 #endif

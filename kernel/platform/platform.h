@@ -8,7 +8,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cpu/cpu.h"
 #include "harness/timer.h"
+#include "platform/guard.h"
+#include "platform/msr.h"
+#include "platform/out.h"
 #include "platform/selftest.h"
 
 /* What the platform knows about the machine, for the "platform" record and
@@ -50,6 +54,14 @@ struct platform {
     const char *name;             /* "bare" or "hosted": in the begin record */
     const char *cmdline;          /* the options as given */
     bool ring0;                   /* privileged benchmarks can run */
+    /* Where text leaves the program: serial and screen, stdout, a test buffer. */
+    void (*out)(enum out_channel channel, const char *text, size_t len);
+    /* Runs fn(arg) so that a fault aborts only fn (guard.h). */
+    int (*guard)(guarded_fn fn, void *arg, struct fault_info *info);
+    /* MSR access: RDMSR/WRMSR through the exception table, or refused. */
+    const struct msr_ops *msr;
+    /* What CPU identification executes: the EFLAGS tests, the x87 test, CPUID. */
+    const struct cpu_probe_ops *cpu_ops;
     /* Gathers what the platform knows about the machine (may map memory). */
     void (*describe)(struct platform_info *info);
     /* After CPU identification: e.g. quiet the local APIC and set CR0/CR4.
@@ -65,6 +77,24 @@ struct platform {
     /* After a benchmark faulted: put the FPU and anything else back in order. */
     void (*after_fault)(void);
 };
+
+/* The platform in use, installed once before anything is printed. */
+extern const struct platform *platform;
+void platform_install(const struct platform *p);
+
+/* The services portable code calls, all through the one installed struct. */
+static inline void out_write(enum out_channel channel, const char *text, size_t len)
+{
+    if (platform)
+        platform->out(channel, text, len);
+}
+
+/* Returns 0 when fn returned normally, FAULT_CODE(vector) when it faulted;
+ * then *info (if not NULL) holds what the handler saw. */
+static inline int guard_run(guarded_fn fn, void *arg, struct fault_info *info)
+{
+    return platform->guard(fn, arg, info);
+}
 
 /* The whole run, begin record to end record; returns the run status. */
 int run_suite(const struct platform *p);

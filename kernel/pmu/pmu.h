@@ -3,13 +3,13 @@
  *
  * A driver is a struct pmu_driver filled by pmu_bind() for one CPU
  * (const struct cpu_info *) and one MSR access path (const struct msr_ops *):
- * the kernel passes platform_msr, unit tests a simulated MSR file. Every MSR
+ * the kernel passes platform->msr, unit tests a simulated MSR file. Every MSR
  * access goes through that path and every access may fail (#GP, refused):
  * failures come back as the nonzero code of msr.h, never as a crash.
  *
  * Life of a driver:
  *   kind = pmu_select(cpu, &why);         pure: which family of counters
- *   pmu_bind(&d, kind, cpu, platform_msr); no MSR written
+ *   pmu_bind(&d, kind, cpu, platform->msr); no MSR written
  *   pmu_save(&d);                         reads every MSR the driver may touch
  *   pmu_program / pmu_read ... pmu_stop
  *   pmu_restore(&d); pmu_verify_restore(&d, &check);

@@ -1,6 +1,7 @@
 /* JSON lines with a running count and FNV-1a checksum, so the reader of a
  * log can tell a complete run from one that was cut short. */
 #include <stdarg.h>
+#include "platform/platform.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform/out.h"
@@ -225,12 +226,12 @@ void log_note(const char *level, const char *topic, const char *fmt, ...)
     rec_close();
 }
 
-void log_begin(const char *platform, const char *cmdline)
+void log_begin(const char *platform_name, const char *cmdline)
 {
     rec_open("begin");
     rec_u64("schema", LOG_SCHEMA);
     rec_str("program", "cyclekit");
-    rec_str("platform", platform);
+    rec_str("platform", platform_name);
     rec_str("cmdline", cmdline ? cmdline : "");
     rec_close();
 }

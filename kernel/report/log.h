@@ -14,7 +14,7 @@
 
 #define LOG_SCHEMA 1
 
-void log_begin(const char *platform, const char *cmdline);
+void log_begin(const char *platform_name, const char *cmdline);
 int log_end(int status); /* writes the end record; returns status */
 
 /* One JSON record, streamed: open, fields, close. Records do not nest;

@@ -1,3 +1,4 @@
+#include "platform/platform.h"
 #include "platform/fault.h"
 #include "guarded_step.h"
 #include "report/log.h"

@@ -2,6 +2,7 @@
  * to survive, check that each comes back through the guard with the right
  * vector, then check the platform's MSR access path. #DE and #UD are
  * provoked the same way everywhere; the platform adds its own cases. */
+#include "platform/platform.h"
 #include "platform/guard.h"
 #include "platform/status.h"
 #include "report/write.h"

@@ -1,6 +1,7 @@
 /* The benchmark suite: counters, timer and trust, then select, check
  * requirements, measure under a guard, and hand each result to its writer.
  * A benchmark never prints; everything it says goes out here. */
+#include "platform/platform.h"
 #include "harness/bench_registry.h"
 #include "pmu/counters.h"
 #include "cpu/cpu.h"
@@ -253,7 +254,7 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
 static void init_counters(void *arg)
 {
     (void)arg;
-    counters_prove(cpu, platform_msr);
+    counters_prove(cpu, platform->msr);
     write_pmu(&counters.drv, counters.why, &counters.verdict);
     counters_take();
 }

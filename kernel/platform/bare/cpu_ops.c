@@ -6,6 +6,7 @@
 #include "cpu/cpu.h"
 #include "cpu/cpu_eflags.h"
 #include "cpu/cpuid.h"
+#include "platform/bare/bare.h"
 
 
 /* FNINIT then FNSTSW: an x87 writes a zero status word; without one the
@@ -39,7 +40,7 @@ static struct cpuid_regs platform_cpuid(uint32_t leaf, uint32_t subleaf)
     return cpuid_raw(leaf, subleaf);
 }
 
-const struct cpu_probe_ops platform_cpu_ops = {
+const struct cpu_probe_ops bare_cpu_ops = {
     .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = fpu_present,
     .cpuid = platform_cpuid,

@@ -12,6 +12,7 @@
 #include "lib/option.h"
 #include "pit.h"
 #include "platform/platform.h"
+#include "platform/bare/bare.h"
 #include "platform/bare/traps/selftest.h"
 
 void kmain(uint32_t magic, const void *info);
@@ -54,25 +55,31 @@ static void describe(struct platform_info *info)
     b->exit = machine_exit_method();
 }
 
+static const struct platform bare = {
+    .name = "bare",
+    .cmdline = boot_info.cmdline,
+    .ring0 = true,
+    .out = console_out,
+    .guard = bare_guard_run,
+    .msr = &bare_msr,
+    .cpu_ops = &bare_cpu_ops,
+    .describe = describe,
+    .after_cpu_probe = bare_cpu_setup,
+    .faults = ring0_faults,
+    .msr_selftest = ring0_msr_selftest,
+    .timer = { pit_calibrate_tsc, pit_free_run },
+    .big_memory = bare_big_memory,
+    .after_fault = fpu_reset,
+};
+
 void kmain(uint32_t magic, const void *info)
 {
+    platform_install(&bare);
     idt_init();
     multiboot2_parse(magic, info);
     append_fwcfg_options();
     options_parse(boot_info.cmdline);
     console_init();
 
-    static const struct platform bare = {
-        .name = "bare",
-        .cmdline = boot_info.cmdline,
-        .ring0 = true,
-        .describe = describe,
-        .after_cpu_probe = bare_cpu_setup,
-        .faults = ring0_faults,
-        .msr_selftest = ring0_msr_selftest,
-        .timer = { pit_calibrate_tsc, pit_free_run },
-        .big_memory = bare_big_memory,
-        .after_fault = fpu_reset,
-    };
     machine_exit(run_suite(&bare));
 }

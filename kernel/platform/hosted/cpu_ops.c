@@ -7,6 +7,7 @@
 #include "cpu/cpu.h"
 #include "cpu/cpu_eflags.h"
 #include "cpu/cpuid.h"
+#include "hosted.h"
 
 
 /* FNINIT then FNSTSW must give a zero status word and FNSTCW the reset
@@ -30,7 +31,7 @@ static struct cpuid_regs hosted_cpuid(uint32_t leaf, uint32_t subleaf)
     return cpuid_raw(leaf, subleaf);
 }
 
-const struct cpu_probe_ops platform_cpu_ops = {
+const struct cpu_probe_ops hosted_cpu_ops = {
     .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = fpu_present,
     .cpuid = hosted_cpuid,

@@ -11,6 +11,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "platform/platform.h"
 #include "platform/fault.h"
 #include "platform/guard.h"
 #include "hosted.h"
@@ -128,7 +129,7 @@ void hosted_guard_init(void)
             perror("cyclekit-hosted: sigaction");
 }
 
-int guard_run(guarded_fn fn, void *arg, struct fault_info *info)
+int hosted_guard_run(guarded_fn fn, void *arg, struct fault_info *info)
 {
     struct guard g;
     hosted_guard_init();

@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 #include "platform/fault.h"
-#include "platform/msr.h"
+#include "hosted.h"
 
 static int refuse_read(void *ctx, uint32_t msr, uint64_t *value)
 {
@@ -21,5 +21,4 @@ static int refuse_write(void *ctx, uint32_t msr, uint64_t value)
     return MSR_ERR_NOT_RING0;
 }
 
-static const struct msr_ops refused = { refuse_read, refuse_write, 0 };
-const struct msr_ops *platform_msr = &refused;
+const struct msr_ops hosted_msr = { refuse_read, refuse_write, 0 };

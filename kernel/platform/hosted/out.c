@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "platform/out.h"
+#include "hosted.h"
 
-void out_write(enum out_channel channel, const char *text, size_t len)
+void hosted_out(enum out_channel channel, const char *text, size_t len)
 {
     (void)channel;
     fwrite(text, 1, len, stdout);

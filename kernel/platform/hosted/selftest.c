@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "platform/platform.h"
 #include "platform/fault.h"
 #include "platform/guard.h"
 #include "hosted.h"
@@ -37,7 +38,7 @@ const struct provoked_fault ring3_faults[] = {
 void ring3_msr_selftest(struct selftest_check *c)
 {
     uint64_t value = 1;
-    int err = msr_read(platform_msr, NONEXISTENT_MSR, &value);
+    int err = msr_read(platform->msr, NONEXISTENT_MSR, &value);
     c->name = "platform msr read";
     c->expected = "refused (not ring 0)";
     c->ok = err == MSR_ERR_NOT_RING0;

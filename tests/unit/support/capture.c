@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture.h"
-#include "platform/msr.h"
-#include "platform/out.h"
+#include "platform/fault.h"
+#include "platform/platform.h"
 
 struct growbuf { char *data; size_t len, cap; };
 static struct growbuf human, machine;
@@ -20,7 +20,7 @@ static void append(struct growbuf *b, const char *text, size_t len)
     b->data[b->len] = '\0';
 }
 
-void out_write(enum out_channel channel, const char *text, size_t len)
+static void capture_out(enum out_channel channel, const char *text, size_t len)
 {
     append(channel == OUT_MACHINE ? &machine : &human, text, len);
 }
@@ -36,7 +36,29 @@ const char *capture_human(void) { return human.data ? human.data : ""; }
 const char *capture_machine(void) { return machine.data ? machine.data : ""; }
 
 /* Unit tests have no MSRs unless a test installs a simulated file. */
-static int refuse_read(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; (void)msr; *v = 0; return 0x200; }
-static int refuse_write(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; (void)msr; (void)v; return 0x200; }
+static int refuse_read(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; (void)msr; *v = 0; return MSR_ERR_NOT_RING0; }
+static int refuse_write(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; (void)msr; (void)v; return MSR_ERR_NOT_RING0; }
 static const struct msr_ops refused = { refuse_read, refuse_write, NULL };
-const struct msr_ops *platform_msr = &refused;
+
+/* No fault can be caught on the host: the function just runs. */
+static int no_guard(guarded_fn fn, void *arg, struct fault_info *info)
+{
+    (void)info;
+    fn(arg);
+    return 0;
+}
+
+/* The unit tests' platform: output into the buffers, MSRs refused. It is
+ * installed before main(), so every test binary prints into the capture. */
+static const struct platform test_platform = {
+    .name = "unit-test",
+    .cmdline = "",
+    .out = capture_out,
+    .guard = no_guard,
+    .msr = &refused,
+};
+
+__attribute__((constructor)) static void install_test_platform(void)
+{
+    platform_install(&test_platform);
+}

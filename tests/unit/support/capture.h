@@ -1,5 +1,5 @@
-/* Unit-test stand-in for the platform output: everything written through
- * out_write() lands in two growing buffers, one per channel. */
+/* The unit tests' platform (installed before main): everything written
+ * through out_write() lands in two growing buffers, one per channel. */
 #ifndef CK_TEST_CAPTURE_H
 #define CK_TEST_CAPTURE_H
 #include <stddef.h>

@@ -52,7 +52,7 @@ void console_init(void)
     screen_json = opt_screen == SCREEN_ALL;
 }
 
-void out_write(enum out_channel channel, const char *text, size_t len)
+void console_out(enum out_channel channel, const char *text, size_t len)
 {
     if (serial_on)
         serial_write(text, (unsigned)len);
@@ -90,5 +90,5 @@ void console_last_words(const char *fmt, ...)
     va_start(ap, fmt);
     int n = kvsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    out_write(OUT_HUMAN, text, n < (int)sizeof text ? (size_t)n : sizeof text - 1);
+    console_out(OUT_HUMAN, text, n < (int)sizeof text ? (size_t)n : sizeof text - 1);
 }

@@ -2,10 +2,13 @@
 #define CK_BARE_CONSOLE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "platform/out.h"
 
 /* Serial and screen as the options and boot mode say; call after options_parse(). */
 void console_init(void);
 /* One readable line about what the console found (serial present? screen?). */
+/* struct platform's out: serial and screen. */
+void console_out(enum out_channel channel, const char *text, size_t len);
 /* One readable line straight to the console, outside the log. */
 void console_last_words(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void console_describe(char *buf, size_t size); /* the console line of the platform record */

@@ -1,7 +1,9 @@
 /* What happens on an exception: a wrapped instruction resumes at its fixup;
  * inside guard_run() the guarded code is abandoned; anywhere else the fault
  * is reported, the log is closed and the machine stops. */
+#include "platform/platform.h"
 #include "platform/fault.h"
+#include "platform/bare/bare.h"
 #include "platform/guard.h"
 #include "platform/bare/io.h"
 #include "platform/bare/machine.h"
@@ -92,7 +94,7 @@ void fault_dispatch(struct isr_frame *f)
     machine_exit(STATUS_KERNEL_FAULT);
 }
 
-int guard_run(guarded_fn fn, void *arg, struct fault_info *info)
+int bare_guard_run(guarded_fn fn, void *arg, struct fault_info *info)
 {
     struct guard g;
     g.outer = active_guard;

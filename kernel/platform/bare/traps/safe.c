@@ -1,4 +1,5 @@
 #include "platform/fault.h"
+#include "platform/bare/bare.h"
 #include "platform/msr.h"
 #include "safe.h"
 
@@ -82,5 +83,4 @@ static int platform_write(void *ctx, uint32_t msr, uint64_t value)
     return wrmsr_safe(msr, value);
 }
 
-static const struct msr_ops bare_msr = { platform_read, platform_write, 0 };
-const struct msr_ops *platform_msr = &bare_msr;
+const struct msr_ops bare_msr = { platform_read, platform_write, 0 };
