@@ -30,7 +30,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
-PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c)))
+PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
 KERNEL_SRCS   := $(BARE_SRCS) $(PORTABLE_SRCS) $(BENCH_SRCS)
@@ -40,8 +40,10 @@ KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS)) $(BUILD)/k/gen/font
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
-# Generated benchmark code (the harness's reference body) is 32-bit x86: not in the host library.
-HOST_LIB_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(filter-out kernel/harness/reference.c,$(PORTABLE_SRCS)))
+# 32-bit x86 code (the harness's reference body, the guard's jump) is not in
+# the host library: the unit tests catch no faults and run no generated code.
+HOST_ONLY_32  := kernel/harness/reference.c kernel/platform/guard.c %.S
+HOST_LIB_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)))
 
 DEPS_OK := $(BUILD)/.deps-ok
 PYTHON  ?= /usr/bin/python3

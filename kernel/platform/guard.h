@@ -1,12 +1,22 @@
-/* Run a piece of code so that an unexpected fault aborts only that piece.
- * Bare metal: the exception handler longjmps back here. Hosted: signals. */
+/* Run a piece of code so that an unexpected fault aborts only that piece
+ * (guard.c). The platforms only catch the fault (bare: the exception
+ * handler; hosted: a signal handler) and hand it to guard_fault(). */
 #ifndef CK_GUARD_H
 #define CK_GUARD_H
+#include <stdbool.h>
 #include "fault.h"
 
 typedef void (*guarded_fn)(void *arg);
 
-/* guard_run() (platform.h) runs fn(arg) under the installed platform's guard. */
+/* Runs fn(arg). Returns 0 when it returned normally, FAULT_CODE(vector)
+ * when it faulted; then *info (if not NULL) holds what the handler saw.
+ * Guards nest: a fault goes to the innermost. */
+int guard_run(guarded_fn fn, void *arg, struct fault_info *info);
+
+/* For a platform's fault handler: is some guard_run() active? Then
+ * guard_fault() abandons its code and returns there (it does not return). */
+bool guard_active(void);
+void guard_fault(const struct fault_info *info) __attribute__((noreturn));
 
 /* Provided by the run (kernel/run/abort.c) for a fault no guard catches:
  * the fault record, an error note and the end record. The platform then

@@ -56,8 +56,6 @@ struct platform {
     bool ring0;                   /* privileged benchmarks can run */
     /* Where text leaves the program: serial and screen, stdout, a test buffer. */
     void (*out)(enum out_channel channel, const char *text, size_t len);
-    /* Runs fn(arg) so that a fault aborts only fn (guard.h). */
-    int (*guard)(guarded_fn fn, void *arg, struct fault_info *info);
     /* MSR access: RDMSR/WRMSR through the exception table, or refused. */
     const struct msr_ops *msr;
     /* What CPU identification executes: the EFLAGS tests, the x87 test, CPUID. */
@@ -87,13 +85,6 @@ static inline void out_write(enum out_channel channel, const char *text, size_t 
 {
     if (platform)
         platform->out(channel, text, len);
-}
-
-/* Returns 0 when fn returned normally, FAULT_CODE(vector) when it faulted;
- * then *info (if not NULL) holds what the handler saw. */
-static inline int guard_run(guarded_fn fn, void *arg, struct fault_info *info)
-{
-    return platform->guard(fn, arg, info);
 }
 
 /* The whole run, begin record to end record; returns the run status. */

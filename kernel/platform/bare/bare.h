@@ -4,7 +4,6 @@
 #define CK_BARE_H
 #include "platform/platform.h"
 
-int bare_guard_run(guarded_fn fn, void *arg, struct fault_info *info); /* traps/fault.c */
 extern const struct msr_ops bare_msr;                                   /* traps/safe.c */
 extern const struct cpu_probe_ops bare_cpu_ops;                          /* cpu_ops.c */
 

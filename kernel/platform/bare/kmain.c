@@ -60,7 +60,6 @@ static const struct platform bare = {
     .cmdline = boot_info.cmdline,
     .ring0 = true,
     .out = console_out,
-    .guard = bare_guard_run,
     .msr = &bare_msr,
     .cpu_ops = &bare_cpu_ops,
     .describe = describe,

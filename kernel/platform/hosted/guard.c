@@ -1,8 +1,9 @@
-/* guard_run() in user space: the CPU exceptions the kernel would see arrive
- * here as signals. A handler on an alternate stack fills struct fault_info
- * from the signal context and siglongjmps back to the innermost guard; a
- * fault outside any guard is reported, the log is closed, and the program
- * exits with the status the kernel would have given. */
+/* Faults in user space: the CPU exceptions the kernel would see arrive here
+ * as signals. A handler on an alternate stack fills struct fault_info from
+ * the signal context and hands it to the portable guard (guard.c), which
+ * jumps back to the innermost guard_run(); a fault outside any guard is
+ * reported, the log is closed, and the program exits with the status the
+ * kernel would have given. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -18,12 +19,6 @@
 #include "report/log.h"
 #include "platform/status.h"
 
-struct guard {
-    sigjmp_buf jump;
-    struct fault_info info;
-    struct guard *outer;
-};
-static struct guard *volatile active_guard;
 static volatile sig_atomic_t in_handler;
 
 static const int fault_signals[] = { SIGFPE, SIGILL, SIGSEGV, SIGBUS, SIGTRAP };
@@ -94,15 +89,18 @@ static void on_fault(int sig, siginfo_t *si, void *context)
         _exit(STATUS_KERNEL_FAULT);
     }
     in_handler = 1;
-    struct guard *g = active_guard;
-    if (g) {
-        capture(sig, si, uc, &g->info);
-        active_guard = g->outer;
-        in_handler = 0;
-        siglongjmp(g->jump, 1);
-    }
     struct fault_info info;
     capture(sig, si, uc, &info);
+    if (guard_active()) {
+        /* Leaving the handler by a jump, not a return: the kernel would
+         * have unblocked the signal on return, so unblock it here. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        in_handler = 0;
+        guard_fault(&info);
+    }
     run_abort_unguarded("hosted runner (no guard)", &info);
     fflush(stdout);
     _exit(STATUS_KERNEL_FAULT);
@@ -127,22 +125,4 @@ void hosted_guard_init(void)
     for (unsigned i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
         if (sigaction(fault_signals[i], &sa, NULL) != 0)
             perror("cyclekit-hosted: sigaction");
-}
-
-int hosted_guard_run(guarded_fn fn, void *arg, struct fault_info *info)
-{
-    struct guard g;
-    hosted_guard_init();
-    g.outer = active_guard;
-    /* Save the signal mask: the siglongjmp out of the handler unblocks the signal. */
-    if (sigsetjmp(g.jump, 1) == 0) {
-        active_guard = &g;
-        fn(arg);
-        active_guard = g.outer;
-        return 0;
-    }
-    /* Back from the handler, which restored active_guard. */
-    if (info)
-        *info = g.info;
-    return FAULT_CODE(g.info.vector);
 }

@@ -8,11 +8,9 @@
 /* The platform record run_suite() gets; main() fills in the command line. */
 extern struct platform hosted_platform;
 
-/* The parts of struct platform (out.c, guard.c, msr.c, cpu_ops.c). */
+/* The parts of struct platform (out.c, msr.c). */
 void hosted_out(enum out_channel channel, const char *text, size_t len);
-int hosted_guard_run(guarded_fn fn, void *arg, struct fault_info *info);
 extern const struct msr_ops hosted_msr;
-extern const struct cpu_probe_ops hosted_cpu_ops;
 
 /* Installs the fault signal handlers on an alternate stack (idempotent). */
 void hosted_guard_init(void);

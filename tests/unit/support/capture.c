@@ -40,21 +40,12 @@ static int refuse_read(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; (void)
 static int refuse_write(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; (void)msr; (void)v; return MSR_ERR_NOT_RING0; }
 static const struct msr_ops refused = { refuse_read, refuse_write, NULL };
 
-/* No fault can be caught on the host: the function just runs. */
-static int no_guard(guarded_fn fn, void *arg, struct fault_info *info)
-{
-    (void)info;
-    fn(arg);
-    return 0;
-}
-
 /* The unit tests' platform: output into the buffers, MSRs refused. It is
  * installed before main(), so every test binary prints into the capture. */
 static const struct platform test_platform = {
     .name = "unit-test",
     .cmdline = "",
     .out = capture_out,
-    .guard = no_guard,
     .msr = &refused,
 };
 

@@ -21,18 +21,6 @@ struct extable_entry {
 };
 extern const struct extable_entry __start_ck_extable[], __stop_ck_extable[];
 
-struct ck_jmp {
-    uint32_t ebx, esi, edi, ebp, esp, eip;
-};
-int ck_setjmp(struct ck_jmp *j) __attribute__((returns_twice));
-void ck_longjmp(struct ck_jmp *j, int value) __attribute__((noreturn));
-
-struct guard {
-    struct ck_jmp jump;
-    struct fault_info info;
-    struct guard *outer;
-};
-static struct guard *volatile active_guard;
 static volatile int in_handler;
 static volatile unsigned nmi_count; /* NMIs that arrived anyway (none expected) */
 
@@ -81,32 +69,13 @@ void fault_dispatch(struct isr_frame *f)
         machine_exit(STATUS_KERNEL_FAULT);
     }
     in_handler = 1;
-    struct guard *g = active_guard;
-    if (g) {
-        capture(f, &g->info);
-        active_guard = g->outer;
-        in_handler = 0;
-        ck_longjmp(&g->jump, 1);
-    }
     struct fault_info info;
     capture(f, &info);
+    if (guard_active()) {
+        in_handler = 0;
+        guard_fault(&info);
+    }
     run_abort_unguarded("kernel (no guard)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
-}
-
-int bare_guard_run(guarded_fn fn, void *arg, struct fault_info *info)
-{
-    struct guard g;
-    g.outer = active_guard;
-    if (ck_setjmp(&g.jump) == 0) {
-        active_guard = &g;
-        fn(arg);
-        active_guard = g.outer;
-        return 0;
-    }
-    /* Back from the handler: it already restored active_guard. */
-    if (info)
-        *info = g.info;
-    return FAULT_CODE(g.info.vector);
 }
 
