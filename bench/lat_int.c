@@ -70,7 +70,7 @@ static const char *lat_any(struct bench_ctx *ctx)
 #define LAT_TPUT(u, ...) LAT_TPUT_(u, __VA_ARGS__, 0)
 #define TP5(...) LAT_TPUT(UARCH_P5, __VA_ARGS__)
 #define TP6(...) LAT_TPUT(UARCH_P6, __VA_ARGS__)
-#define TMODERN(...) LAT_TPUT(UARCH_MODERN_INTEL, __VA_ARGS__)
+#define TMODERN(...) LAT_TPUT(UARCH_GOLDEN_COVE, __VA_ARGS__)
 #define TZEN(...) LAT_TPUT(UARCH_ZEN, __VA_ARGS__)
 
 #define LAT_UNPAREN_(...) __VA_ARGS__

@@ -209,9 +209,6 @@ const char *cpu_feature_name(unsigned word, unsigned bit); /* NULL: unnamed bit 
 const char *cpu_feature_word_name(unsigned word);          /* "1.edx" ... */
 void cpu_decode_name(struct cpu_info *c); /* fills c->name from vendor/family/model */
 /* Per-vendor tables: NULL when the model is not known (never a guess). */
-const char *cpu_name_intel(unsigned family, unsigned model, unsigned stepping, unsigned type);
-const char *cpu_name_amd(unsigned family, unsigned model);
-const char *cpu_name_other(enum cpu_vendor v, unsigned family, unsigned model);
 
 /* Caches and TLBs from leaf 2, leaf 4, 0x8000001D and 0x80000005/6. */
 void cpu_decode_caches(struct cpu_info *c);

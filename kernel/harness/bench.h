@@ -89,7 +89,8 @@ struct bench {
 #define CK_EXPECT_(u, v, t, ...) { (u), CK_X100(v), CK_X100(t) }
 #define P5(...) EXPECT_AT(UARCH_P5, __VA_ARGS__)
 #define P6(...) EXPECT_AT(UARCH_P6, __VA_ARGS__)
-#define MODERN(...) EXPECT_AT(UARCH_MODERN_INTEL, __VA_ARGS__)
+#define GOLDEN_COVE(...) EXPECT_AT(UARCH_GOLDEN_COVE, __VA_ARGS__)
+#define MODERN(...) GOLDEN_COVE(__VA_ARGS__) /* the older name; bench/ moves to GOLDEN_COVE */
 #define ZEN(...) EXPECT_AT(UARCH_ZEN, __VA_ARGS__)
 #define I486(...) EXPECT_AT(UARCH_486, __VA_ARGS__)
 

@@ -1,4 +1,5 @@
 #include "cpu/cpu.h"
+#include "cpu/cpu_models.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "timer.h"
@@ -26,7 +27,7 @@ void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
     bool plausible = trust.add_known && trust.add_ticks_x100 >= PLAUSIBLE_MIN_X100 &&
                      trust.add_ticks_x100 <= PLAUSIBLE_MAX_X100;
     long long per1000 = trust.add_ticks_x100 * 10; /* ticks for 1000 ADDs */
-    trust.cycles_exact = cpu->vendor == VENDOR_INTEL && cpu->family == 5 && timer.mode != READ_PIT;
+    trust.cycles_exact = cpu_fact(cpu, CPU_TSC_CORE_CLOCK) && timer.mode != READ_PIT;
 
     if (tcg) {
         ksnprintf(trust.why, sizeof trust.why,

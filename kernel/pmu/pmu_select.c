@@ -1,24 +1,13 @@
 /* Which counters this CPU has: a pure function of struct cpu_info, so the
  * choice can be checked on the host against recorded CPUs. The choice is
- * only a hypothesis; pmu_prove() decides whether the counters count. */
+ * only a hypothesis; pmu_prove() decides whether the counters count. The
+ * counter architectures follow vendor and family (Intel family 5, AMD K7
+ * and later, CPUID leaf 0AH); which family-6 models carry P6 counters is a
+ * fact of the model table (cpu/cpu_models.c). */
+#include "cpu/cpu_models.h"
 #include "pmu.h"
 #include "pmu_msr.h"
 #include "lib/kstring.h"
-
-/* P6-core models without architectural perfmon: Pentium Pro (1), Pentium II
- * (3, 5), Celeron (6), Pentium III (7, 8, 0xA, 0xB), Pentium M (9, 0xD).
- * Intel SDM vol. 3B §18.22 (P6 family) and vol. 4 Table 2-1 (family/model
- * signatures). Later family-6 cores report CPUID leaf 0AH instead. */
-static bool is_p6_model(unsigned model)
-{
-    switch (model) {
-    case 0x1: case 0x3: case 0x5: case 0x6: case 0x7: case 0x8:
-    case 0x9: case 0xA: case 0xB: case 0xD:
-        return true;
-    default:
-        return false;
-    }
-}
 
 static enum pmu_kind choose(const struct cpu_info *c, const char **why)
 {
@@ -40,7 +29,7 @@ static enum pmu_kind choose(const struct cpu_info *c, const char **why)
             *why = "Intel family 5: Pentium CESR/CTR0/CTR1";
             return PMU_P5;
         }
-        if (c->family == 6 && is_p6_model(c->model)) {
+        if (c->family == 6 && cpu_fact(c, CPU_P6_PMU)) {
             *why = "Intel family 6 P6 core: PerfEvtSel0/1, PerfCtr0/1";
             return PMU_P6;
         }

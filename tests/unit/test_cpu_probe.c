@@ -9,12 +9,47 @@
 #include <cmocka.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_models.h"
 #include "cpu_dumps/dump.h"
 
 static struct cpu_info info;
 
 #define VENDOR_REGS_INTEL 0x756e6547, 0x6c65746e, 0x49656e69 /* EBX, ECX, EDX */
 #define VENDOR_REGS_AMD 0x68747541, 0x444d4163, 0x69746e65
+
+static const char *model_name(enum cpu_vendor v, unsigned family, unsigned model)
+{
+    const struct cpu_model *m = cpu_model_lookup(v, family, model, 0, 0);
+    return m ? m->name : NULL;
+}
+
+/* The model table is one row per model: name, microarchitecture, facts. */
+static void model_table_rows(void **state)
+{
+    (void)state;
+    const struct cpu_model *m = cpu_model_lookup(VENDOR_INTEL, 6, 0x8f, 8, 0);
+    assert_string_equal(m->name, "Sapphire Rapids");
+    assert_int_equal(m->uarch, UARCH_GOLDEN_COVE);
+    m = cpu_model_lookup(VENDOR_INTEL, 6, 0x55, 7, 0);
+    assert_string_equal(m->name, "Cascade Lake");
+    assert_int_equal(m->uarch, UARCH_NONE); /* no expectations stated for it yet */
+    assert_null(cpu_model_lookup(VENDOR_INTEL, 6, 0x55, 8, 0)); /* no such stepping: no guess */
+    m = cpu_model_lookup(VENDOR_INTEL, 5, 4, 3, 1);
+    assert_string_equal(m->name, "Pentium MMX OverDrive (P54CTB)");
+    assert_int_equal(m->uarch, UARCH_P5);
+    assert_true(m->facts & CPU_TSC_CORE_CLOCK);
+    m = cpu_model_lookup(VENDOR_INTEL, 5, 0xc, 0, 0); /* unnamed family-5 part */
+    assert_null(m->name);
+    assert_int_equal(m->uarch, UARCH_P5);
+    m = cpu_model_lookup(VENDOR_INTEL, 6, 0xd, 6, 0);
+    assert_true(m->facts & CPU_P6_PMU);
+    assert_int_equal(m->uarch, UARCH_NONE); /* Pentium M: P6 counters, not P6 timings */
+    assert_false(cpu_model_lookup(VENDOR_INTEL, 6, 0x0e, 0, 0)->facts & CPU_P6_PMU);
+    m = cpu_model_lookup(VENDOR_AMD, 0x19, 0xb5, 0, 0); /* a Zen model without a name */
+    assert_null(m->name);
+    assert_int_equal(m->uarch, UARCH_ZEN);
+    assert_null(cpu_model_lookup(VENDOR_AMD, 0x1b, 0, 0, 0));
+}
 
 static void probe(const struct cpu_dump *d)
 {
@@ -207,9 +242,9 @@ static void test_vendor_strings(void **state)
     assert_int_equal(cpu_vendor_from_string("GenuineTMx86"), VENDOR_TRANSMETA);
     assert_int_equal(cpu_vendor_from_string("Geode by NSC"), VENDOR_NSC);
     assert_int_equal(cpu_vendor_from_string("GenuineIntex"), VENDOR_UNKNOWN);
-    assert_string_equal(cpu_name_other(VENDOR_CYRIX, 6, 0), "6x86MX / MII");
-    assert_string_equal(cpu_name_other(VENDOR_HYGON, 0x18, 0), "Dhyana (Zen)");
-    assert_null(cpu_name_other(VENDOR_CYRIX, 6, 9));
+    assert_string_equal(model_name(VENDOR_CYRIX, 6, 0), "6x86MX / MII");
+    assert_string_equal(model_name(VENDOR_HYGON, 0x18, 0), "Dhyana (Zen)");
+    assert_null(model_name(VENDOR_CYRIX, 6, 9));
     assert_null(cpu_hypervisor_name("NotAHypervsr"));
 }
 
@@ -287,6 +322,7 @@ static void test_simulator_polices_reads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(model_table_rows),
         cmocka_unit_test(test_386_without_ac),
         cmocka_unit_test(test_486_without_id),
         cmocka_unit_test(test_486sx_without_fpu),

@@ -1,0 +1,278 @@
+/* The one table from vendor, family and model to what the rest of the
+ * kernel knows about a processor: its name, its microarchitecture (the key
+ * of benchmark expectations, uarch.h) and the facts other rooms need
+ * (enum cpu_model_fact). Nothing outside kernel/cpu/ tests family or model
+ * numbers; docs/adding-a-cpu.md says how to add a row.
+ *
+ * Lookup: the first row that matches wins, so exact models come before the
+ * ranges that hold them, and a row with a NULL name gives the uarch and
+ * facts of models that have no name of their own (a name that is not
+ * known prints as unknown: a wrong name is worse).
+ *
+ * Sources of the names: Intel AP-485 "Intel Processor Identification and
+ * the CPUID Instruction" (families 4, 5, 6 to Pentium III, 15; the processor
+ * type 1 of OverDrive parts); Intel SDM vol. 4, Table 2-1 "CPUID Signature
+ * Values of DisplayFamily_DisplayModel"; Linux
+ * arch/x86/include/asm/intel-family.h (later models; the steppings that
+ * split model 0x55); AMD Processor Recognition Application Note (pub. 20734)
+ * for families 4-6; AMD BKDGs / PPRs for families 0Fh-1Ah and Linux
+ * arch/x86/kernel/cpu/amd.c (the model ranges of Zen 1 to Zen 5); Cyrix,
+ * Centaur/VIA/Zhaoxin, Transmeta, NexGen, UMC, Rise, SiS and NSC data books
+ * and sandpile.org ("x86 CPUID"); Linux arch/x86/kernel/cpu/hygon.c; the
+ * InstLatx64 dump collection (file names pair signatures with codenames).
+ * Microarchitectures: Intel's optimization reference manual (Golden Cove in
+ * Alder Lake and Sapphire Rapids, Raptor Cove, its derivative, in Raptor
+ * Lake and Emerald Rapids), AMD's software optimization guides (Zen).
+ */
+#include "cpu_models.h"
+
+#define ROW_(v, f, lo, hi, s0, s1, t, nm, u, facts) \
+    { VENDOR_##v, f, lo, hi, s0, s1, t, nm, UARCH_##u, facts }
+#define ROW(v, f, lo, hi, nm, u, facts) ROW_(v, f, lo, hi, 0, 0xff, CPU_ANY_TYPE, nm, u, facts)
+#define ROW_STEPPINGS(v, f, m, s0, s1, nm, u, facts) ROW_(v, f, m, m, s0, s1, CPU_ANY_TYPE, nm, u, facts)
+#define ROW_TYPE(v, f, lo, hi, t, nm, u, facts) ROW_(v, f, lo, hi, 0, 0xff, t, nm, u, facts)
+
+static const struct cpu_model models[] = {
+    /* ---- Intel ---- */
+    ROW(INTEL, 0x4, 0x00, 0x00, "i486DX", 486, 0),
+    ROW(INTEL, 0x4, 0x01, 0x01, "i486DX-50", 486, 0),
+    ROW(INTEL, 0x4, 0x02, 0x02, "i486SX", 486, 0),
+    ROW(INTEL, 0x4, 0x03, 0x03, "i486DX2", 486, 0),
+    ROW(INTEL, 0x4, 0x04, 0x04, "i486SL", 486, 0),
+    ROW(INTEL, 0x4, 0x05, 0x05, "i486SX2", 486, 0),
+    ROW(INTEL, 0x4, 0x07, 0x07, "i486DX2-WB", 486, 0),
+    ROW(INTEL, 0x4, 0x08, 0x08, "i486DX4", 486, 0),
+    ROW(INTEL, 0x4, 0x09, 0x09, "i486DX4-WB", 486, 0),
+    ROW(INTEL, 0x4, 0x00, 0xff, NULL, 486, 0), /* any other 486 */
+    ROW_TYPE(INTEL, 0x5, 0x01, 0x02, 1, "Pentium OverDrive", P5, CPU_TSC_CORE_CLOCK),
+    ROW_TYPE(INTEL, 0x5, 0x04, 0x04, 1, "Pentium MMX OverDrive (P54CTB)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x00, 0x00, "Pentium (P5 A-step)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x01, 0x01, "Pentium (P5)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x02, 0x02, "Pentium (P54C)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x03, 0x03, "Pentium OverDrive for 486 (P24T)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x04, 0x04, "Pentium MMX (P55C)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x05, 0x05, "Pentium OverDrive for DX4 (P24CT)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x06, 0x06, "Pentium OverDrive for 5V Pentium (P5T)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x07, 0x07, "Pentium (P54CS)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x08, 0x08, "Pentium MMX mobile (Tillamook)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x09, 0x09, "Quark (Lakemont)", P5, CPU_TSC_CORE_CLOCK),
+    ROW(INTEL, 0x5, 0x00, 0xff, NULL, P5, CPU_TSC_CORE_CLOCK), /* any other family-5 part */
+    ROW(INTEL, 0x6, 0x01, 0x01, "Pentium Pro", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x03, 0x03, "Pentium II (Klamath)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x05, 0x05, "Pentium II (Deschutes)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x06, 0x06, "Pentium II / Celeron (Mendocino)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x07, 0x07, "Pentium III (Katmai)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x08, 0x08, "Pentium III (Coppermine)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x09, 0x09, "Pentium M (Banias)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x0a, 0x0a, "Pentium III Xeon (Cascades)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x0b, 0x0b, "Pentium III (Tualatin)", P6, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x0d, 0x0d, "Pentium M (Dothan)", NONE, CPU_P6_PMU),
+    ROW(INTEL, 0x6, 0x0e, 0x0e, "Core (Yonah)", NONE, 0),
+    ROW(INTEL, 0x6, 0x0f, 0x0f, "Core 2 (Merom/Conroe)", NONE, 0),
+    ROW(INTEL, 0x6, 0x15, 0x15, "Pentium M (Tolapai)", NONE, 0),
+    ROW(INTEL, 0x6, 0x16, 0x16, "Core 2 (Merom-L)", NONE, 0),
+    ROW(INTEL, 0x6, 0x17, 0x17, "Core 2 (Penryn)", NONE, 0),
+    ROW(INTEL, 0x6, 0x1a, 0x1a, "Nehalem-EP", NONE, 0),
+    ROW(INTEL, 0x6, 0x1c, 0x1c, "Atom (Bonnell)", NONE, 0),
+    ROW(INTEL, 0x6, 0x1d, 0x1d, "Core 2 (Dunnington)", NONE, 0),
+    ROW(INTEL, 0x6, 0x1e, 0x1e, "Nehalem", NONE, 0),
+    ROW(INTEL, 0x6, 0x1f, 0x1f, "Nehalem (Auburndale/Havendale)", NONE, 0),
+    ROW(INTEL, 0x6, 0x25, 0x25, "Westmere", NONE, 0),
+    ROW(INTEL, 0x6, 0x26, 0x26, "Atom (Bonnell, Lincroft)", NONE, 0),
+    ROW(INTEL, 0x6, 0x27, 0x27, "Atom (Saltwell, Penwell)", NONE, 0),
+    ROW(INTEL, 0x6, 0x2a, 0x2a, "Sandy Bridge", NONE, 0),
+    ROW(INTEL, 0x6, 0x2c, 0x2c, "Westmere-EP", NONE, 0),
+    ROW(INTEL, 0x6, 0x2d, 0x2d, "Sandy Bridge-EP", NONE, 0),
+    ROW(INTEL, 0x6, 0x2e, 0x2e, "Nehalem-EX", NONE, 0),
+    ROW(INTEL, 0x6, 0x2f, 0x2f, "Westmere-EX", NONE, 0),
+    ROW(INTEL, 0x6, 0x35, 0x35, "Atom (Saltwell, Cloverview)", NONE, 0),
+    ROW(INTEL, 0x6, 0x36, 0x36, "Atom (Saltwell, Cedarview)", NONE, 0),
+    ROW(INTEL, 0x6, 0x37, 0x37, "Atom (Silvermont, Bay Trail)", NONE, 0),
+    ROW(INTEL, 0x6, 0x3a, 0x3a, "Ivy Bridge", NONE, 0),
+    ROW(INTEL, 0x6, 0x3c, 0x3c, "Haswell", NONE, 0),
+    ROW(INTEL, 0x6, 0x3d, 0x3d, "Broadwell", NONE, 0),
+    ROW(INTEL, 0x6, 0x3e, 0x3e, "Ivy Bridge-EP", NONE, 0),
+    ROW(INTEL, 0x6, 0x3f, 0x3f, "Haswell-EP", NONE, 0),
+    ROW(INTEL, 0x6, 0x45, 0x45, "Haswell (ULT)", NONE, 0),
+    ROW(INTEL, 0x6, 0x46, 0x46, "Haswell (GT3e)", NONE, 0),
+    ROW(INTEL, 0x6, 0x47, 0x47, "Broadwell (GT3e)", NONE, 0),
+    ROW(INTEL, 0x6, 0x4a, 0x4a, "Atom (Silvermont, Merrifield)", NONE, 0),
+    ROW(INTEL, 0x6, 0x4c, 0x4c, "Atom (Airmont, Cherry Trail)", NONE, 0),
+    ROW(INTEL, 0x6, 0x4d, 0x4d, "Atom (Silvermont, Avoton)", NONE, 0),
+    ROW(INTEL, 0x6, 0x4e, 0x4e, "Skylake (mobile)", NONE, 0),
+    ROW(INTEL, 0x6, 0x4f, 0x4f, "Broadwell-EP", NONE, 0),
+    ROW_STEPPINGS(INTEL, 0x6, 0x55, 0, 4, "Skylake-SP", NONE, 0),
+    ROW_STEPPINGS(INTEL, 0x6, 0x55, 5, 7, "Cascade Lake", NONE, 0),
+    ROW_STEPPINGS(INTEL, 0x6, 0x55, 10, 11, "Cooper Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0x56, 0x56, "Broadwell-DE", NONE, 0),
+    ROW(INTEL, 0x6, 0x57, 0x57, "Xeon Phi (Knights Landing)", NONE, 0),
+    ROW(INTEL, 0x6, 0x5a, 0x5a, "Atom (Silvermont, Anniedale)", NONE, 0),
+    ROW(INTEL, 0x6, 0x5c, 0x5c, "Atom (Goldmont, Apollo Lake)", NONE, 0),
+    ROW(INTEL, 0x6, 0x5e, 0x5e, "Skylake", NONE, 0),
+    ROW(INTEL, 0x6, 0x5f, 0x5f, "Atom (Goldmont, Denverton)", NONE, 0),
+    ROW(INTEL, 0x6, 0x66, 0x66, "Cannon Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0x6a, 0x6a, "Ice Lake-SP", NONE, 0),
+    ROW(INTEL, 0x6, 0x6c, 0x6c, "Ice Lake-D", NONE, 0),
+    ROW(INTEL, 0x6, 0x75, 0x75, "Atom (Airmont, Lightning Mountain)", NONE, 0),
+    ROW(INTEL, 0x6, 0x7a, 0x7a, "Atom (Goldmont Plus, Gemini Lake)", NONE, 0),
+    ROW(INTEL, 0x6, 0x7d, 0x7d, "Ice Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0x7e, 0x7e, "Ice Lake (mobile)", NONE, 0),
+    ROW(INTEL, 0x6, 0x85, 0x85, "Xeon Phi (Knights Mill)", NONE, 0),
+    ROW(INTEL, 0x6, 0x86, 0x86, "Atom (Tremont, Snow Ridge)", NONE, 0),
+    ROW(INTEL, 0x6, 0x8a, 0x8a, "Lakefield", NONE, 0),
+    ROW(INTEL, 0x6, 0x8c, 0x8c, "Tiger Lake (mobile)", NONE, 0),
+    ROW(INTEL, 0x6, 0x8d, 0x8d, "Tiger Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0x8e, 0x8e, "Kaby Lake / Coffee Lake (mobile)", NONE, 0),
+    ROW(INTEL, 0x6, 0x8f, 0x8f, "Sapphire Rapids", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0x96, 0x96, "Atom (Tremont, Elkhart Lake)", NONE, 0),
+    ROW(INTEL, 0x6, 0x97, 0x97, "Alder Lake", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0x9a, 0x9a, "Alder Lake (mobile)", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0x9c, 0x9c, "Atom (Tremont, Jasper Lake)", NONE, 0),
+    ROW(INTEL, 0x6, 0x9d, 0x9d, "Ice Lake (NNPI)", NONE, 0),
+    ROW(INTEL, 0x6, 0x9e, 0x9e, "Kaby Lake / Coffee Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xa5, 0xa5, "Comet Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xa6, 0xa6, "Comet Lake (mobile)", NONE, 0),
+    ROW(INTEL, 0x6, 0xa7, 0xa7, "Rocket Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xaa, 0xaa, "Meteor Lake (mobile)", NONE, 0),
+    ROW(INTEL, 0x6, 0xac, 0xac, "Meteor Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xad, 0xad, "Granite Rapids", NONE, 0),
+    ROW(INTEL, 0x6, 0xae, 0xae, "Granite Rapids-D", NONE, 0),
+    ROW(INTEL, 0x6, 0xaf, 0xaf, "Sierra Forest (Crestmont)", NONE, 0),
+    ROW(INTEL, 0x6, 0xb5, 0xb5, "Arrow Lake-U", NONE, 0),
+    ROW(INTEL, 0x6, 0xb6, 0xb6, "Grand Ridge (Crestmont)", NONE, 0),
+    ROW(INTEL, 0x6, 0xb7, 0xb7, "Raptor Lake", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0xba, 0xba, "Raptor Lake (mobile)", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0xbd, 0xbd, "Lunar Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xbe, 0xbe, "Alder Lake-N (Gracemont)", NONE, 0),
+    ROW(INTEL, 0x6, 0xbf, 0xbf, "Raptor Lake-S", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0xc5, 0xc5, "Arrow Lake-H", NONE, 0),
+    ROW(INTEL, 0x6, 0xc6, 0xc6, "Arrow Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xcc, 0xcc, "Panther Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xcf, 0xcf, "Emerald Rapids", GOLDEN_COVE, 0),
+    ROW(INTEL, 0x6, 0xd7, 0xd7, "Bartlett Lake", NONE, 0),
+    ROW(INTEL, 0x6, 0xdd, 0xdd, "Clearwater Forest (Darkmont)", NONE, 0),
+    ROW(INTEL, 0x6, 0x01, 0x0b, NULL, P6, 0), /* P6 models without a name of their own */
+    ROW(INTEL, 0xf, 0x00, 0x00, "NetBurst (Willamette)", NONE, 0),
+    ROW(INTEL, 0xf, 0x01, 0x01, "NetBurst (Willamette)", NONE, 0),
+    ROW(INTEL, 0xf, 0x02, 0x02, "NetBurst (Northwood)", NONE, 0),
+    ROW(INTEL, 0xf, 0x03, 0x03, "NetBurst (Prescott)", NONE, 0),
+    ROW(INTEL, 0xf, 0x04, 0x04, "NetBurst (Prescott)", NONE, 0),
+    ROW(INTEL, 0xf, 0x06, 0x06, "NetBurst (Cedar Mill/Presler)", NONE, 0),
+    ROW(INTEL, 0x12, 0x01, 0x01, "Nova Lake", NONE, 0),
+    ROW(INTEL, 0x12, 0x03, 0x03, "Nova Lake", NONE, 0),
+    ROW(INTEL, 0x13, 0x01, 0x01, "Diamond Rapids", NONE, 0),
+    /* ---- AMD ---- */
+    ROW(AMD, 0x4, 0x03, 0x03, "Am486DX2", NONE, 0),
+    ROW(AMD, 0x4, 0x07, 0x07, "Am486DX2-WB", NONE, 0),
+    ROW(AMD, 0x4, 0x08, 0x08, "Am486DX4", NONE, 0),
+    ROW(AMD, 0x4, 0x09, 0x09, "Am486DX4-WB", NONE, 0),
+    ROW(AMD, 0x4, 0x0e, 0x0e, "Am5x86", NONE, 0),
+    ROW(AMD, 0x4, 0x0f, 0x0f, "Am5x86-WB", NONE, 0),
+    ROW(AMD, 0x5, 0x00, 0x03, "K5", NONE, 0),
+    ROW(AMD, 0x5, 0x06, 0x07, "K6", NONE, 0),
+    ROW(AMD, 0x5, 0x08, 0x08, "K6-2", NONE, 0),
+    ROW(AMD, 0x5, 0x09, 0x09, "K6-III", NONE, 0),
+    ROW(AMD, 0x5, 0x0a, 0x0a, "Geode LX", NONE, 0),
+    ROW(AMD, 0x5, 0x0d, 0x0d, "K6-2+/K6-III+", NONE, 0),
+    ROW(AMD, 0x6, 0x01, 0x01, "K7 (Argon)", NONE, 0),
+    ROW(AMD, 0x6, 0x02, 0x02, "K7 (Pluto/Orion)", NONE, 0),
+    ROW(AMD, 0x6, 0x03, 0x03, "K7 (Spitfire)", NONE, 0),
+    ROW(AMD, 0x6, 0x04, 0x04, "K7 (Thunderbird)", NONE, 0),
+    ROW(AMD, 0x6, 0x06, 0x06, "K7 (Palomino)", NONE, 0),
+    ROW(AMD, 0x6, 0x07, 0x07, "K7 (Morgan)", NONE, 0),
+    ROW(AMD, 0x6, 0x08, 0x08, "K7 (Thoroughbred)", NONE, 0),
+    ROW(AMD, 0x6, 0x0a, 0x0a, "K7 (Barton)", NONE, 0),
+    ROW(AMD, 0xf, 0x00, 0xff, "K8", NONE, 0),
+    ROW(AMD, 0x10, 0x00, 0xff, "K10", NONE, 0),
+    ROW(AMD, 0x11, 0x00, 0xff, "K8/K10 hybrid (Griffin)", NONE, 0),
+    ROW(AMD, 0x12, 0x00, 0xff, "K10 (Llano)", NONE, 0),
+    ROW(AMD, 0x14, 0x00, 0xff, "Bobcat", NONE, 0),
+    ROW(AMD, 0x15, 0x00, 0x01, "Bulldozer", NONE, 0),
+    ROW(AMD, 0x15, 0x02, 0x02, "Piledriver", NONE, 0),
+    ROW(AMD, 0x15, 0x10, 0x1f, "Piledriver", NONE, 0),
+    ROW(AMD, 0x15, 0x30, 0x3f, "Steamroller", NONE, 0),
+    ROW(AMD, 0x15, 0x60, 0x7f, "Excavator", NONE, 0),
+    ROW(AMD, 0x16, 0x00, 0x0f, "Jaguar", NONE, 0),
+    ROW(AMD, 0x16, 0x30, 0x3f, "Puma", NONE, 0),
+    ROW(AMD, 0x17, 0x01, 0x01, "Zen", ZEN, 0),
+    ROW(AMD, 0x17, 0x08, 0x08, "Zen+", ZEN, 0),
+    ROW(AMD, 0x17, 0x11, 0x11, "Zen", ZEN, 0),
+    ROW(AMD, 0x17, 0x18, 0x18, "Zen+", ZEN, 0),
+    ROW(AMD, 0x17, 0x20, 0x20, "Zen", ZEN, 0),
+    ROW(AMD, 0x17, 0x00, 0x2f, "Zen / Zen+", ZEN, 0),
+    ROW(AMD, 0x17, 0x50, 0x5f, "Zen / Zen+", ZEN, 0),
+    ROW(AMD, 0x17, 0x30, 0x4f, "Zen 2", ZEN, 0),
+    ROW(AMD, 0x17, 0x60, 0x7f, "Zen 2", ZEN, 0),
+    ROW(AMD, 0x17, 0x90, 0x91, "Zen 2", ZEN, 0),
+    ROW(AMD, 0x17, 0xa0, 0xaf, "Zen 2", ZEN, 0),
+    ROW(AMD, 0x17, 0x00, 0xff, NULL, ZEN, 0), /* a model without a name is still Zen */
+    ROW(AMD, 0x19, 0x00, 0x0f, "Zen 3", ZEN, 0),
+    ROW(AMD, 0x19, 0x20, 0x5f, "Zen 3", ZEN, 0),
+    ROW(AMD, 0x19, 0x10, 0x1f, "Zen 4", ZEN, 0),
+    ROW(AMD, 0x19, 0x60, 0xaf, "Zen 4", ZEN, 0),
+    ROW(AMD, 0x19, 0x00, 0xff, NULL, ZEN, 0), /* a model without a name is still Zen */
+    ROW(AMD, 0x1a, 0x00, 0x2f, "Zen 5", ZEN, 0),
+    ROW(AMD, 0x1a, 0x40, 0x4f, "Zen 5", ZEN, 0),
+    ROW(AMD, 0x1a, 0x60, 0x7f, "Zen 5", ZEN, 0),
+    ROW(AMD, 0x1a, 0x00, 0xff, NULL, ZEN, 0), /* a model without a name is still Zen */
+    /* ---- the others ---- */
+    ROW(HYGON, 0x18, 0x00, 0x0f, "Dhyana (Zen)", ZEN, 0),
+    ROW(HYGON, 0x18, 0x00, 0xff, NULL, ZEN, 0),
+    ROW(TRANSMETA, 0xf, 0x00, 0xff, "Efficeon", NONE, 0),
+    ROW(CYRIX, 0x4, 0x04, 0x04, "MediaGX", NONE, 0),
+    ROW(CYRIX, 0x4, 0x09, 0x09, "5x86", NONE, 0),
+    ROW(CYRIX, 0x5, 0x02, 0x02, "6x86 (M1)", NONE, 0),
+    ROW(CYRIX, 0x5, 0x04, 0x04, "MediaGX MMX (GXm)", NONE, 0),
+    ROW(CYRIX, 0x6, 0x00, 0x00, "6x86MX / MII", NONE, 0),
+    ROW(CYRIX, 0x6, 0x05, 0x05, "Cyrix III (Joshua)", NONE, 0),
+    ROW(CENTAUR, 0x5, 0x04, 0x04, "WinChip C6", NONE, 0),
+    ROW(CENTAUR, 0x5, 0x08, 0x08, "WinChip 2", NONE, 0),
+    ROW(CENTAUR, 0x5, 0x09, 0x09, "WinChip 3", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x06, 0x06, "C3 (Samuel)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x07, 0x07, "C3 (Samuel 2/Ezra)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x08, 0x08, "C3 (Ezra-T)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x09, 0x09, "C3 (Nehemiah)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x0a, 0x0a, "C7 (Esther)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x0d, 0x0d, "C7-D (Esther)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x0f, 0x0f, "Nano (Isaiah)", NONE, 0),
+    ROW(CENTAUR, 0x6, 0x47, 0x47, "CNS", NONE, 0),
+    ROW(CENTAUR, 0x7, 0x3b, 0x3b, "Zhaoxin KX-6000 / KX-U6780 class", NONE, 0),
+    ROW(CENTAUR, 0x7, 0x5b, 0x5b, "Zhaoxin KX-40000 class", NONE, 0),
+    ROW(CENTAUR, 0x7, 0x6b, 0x6b, "Zhaoxin KX-7000 class", NONE, 0),
+    ROW(ZHAOXIN, 0x7, 0x3b, 0x3b, "Zhaoxin KX-6000 / KX-U6780 class", NONE, 0),
+    ROW(ZHAOXIN, 0x7, 0x5b, 0x5b, "Zhaoxin KX-40000 class", NONE, 0),
+    ROW(ZHAOXIN, 0x7, 0x6b, 0x6b, "Zhaoxin KX-7000 class", NONE, 0),
+    ROW(TRANSMETA, 0x5, 0x04, 0x04, "Crusoe", NONE, 0),
+    ROW(NEXGEN, 0x5, 0x00, 0x00, "Nx586", NONE, 0),
+    ROW(UMC, 0x4, 0x01, 0x01, "U5D", NONE, 0),
+    ROW(UMC, 0x4, 0x02, 0x02, "U5S", NONE, 0),
+    ROW(RISE, 0x5, 0x00, 0x00, "mP6 (Kirin)", NONE, 0),
+    ROW(RISE, 0x5, 0x02, 0x02, "mP6 (Lynx)", NONE, 0),
+    ROW(SIS, 0x5, 0x00, 0x00, "SiS 55x", NONE, 0),
+    ROW(NSC, 0x5, 0x04, 0x04, "Geode GX1", NONE, 0),
+    ROW(NSC, 0x5, 0x05, 0x05, "Geode GX2", NONE, 0),
+};
+
+const struct cpu_model *cpu_model_lookup(enum cpu_vendor vendor, unsigned family, unsigned model,
+                                         unsigned stepping, unsigned type)
+{
+    for (unsigned i = 0; i < sizeof models / sizeof models[0]; i++) {
+        const struct cpu_model *m = &models[i];
+        if (m->vendor == vendor && m->family == family && model >= m->first && model <= m->last &&
+            stepping >= m->stepping_first && stepping <= m->stepping_last &&
+            (m->type == CPU_ANY_TYPE || m->type == type))
+            return m;
+    }
+    return NULL;
+}
+
+const struct cpu_model *cpu_model_of(const struct cpu_info *c)
+{
+    return cpu_model_lookup(c->vendor, c->family, c->model, c->stepping, c->type);
+}
+
+bool cpu_fact(const struct cpu_info *c, enum cpu_model_fact fact)
+{
+    const struct cpu_model *m = cpu_model_of(c);
+    return m && (m->facts & fact);
+}
