@@ -4,7 +4,7 @@
  * The bodies execute RDMSR/WRMSR/RDPMC directly, which would #GP (or #UD)
  * where the register or instruction does not exist, so every one is proved
  * first, outside timing: a .prepare hook reads the MSR once through the
- * fault-safe path (the harness's bench_prove_msr_read/write), writes a
+ * fault-safe path (the harness's bench_prove_rdmsr/write), writes a
  * counter back with the value it just read, or executes RDPMC once under the
  * guard (bench_prove_run), and returns a skip reason when that faults. All
  * of them need ring 0.
@@ -25,7 +25,7 @@
 /* Reads msr once, safely; on success the body's ECX is set to it. */
 static const char *prove_readable(struct bench_ctx *ctx, uint32_t msr, uint64_t *value)
 {
-    const char *why = bench_prove_msr_read(msr, value);
+    const char *why = bench_prove_rdmsr(msr, value);
     if (!why)
         ctx->ecx = msr;
     return why;
@@ -61,7 +61,7 @@ static const char *prep_wrmsr_counter(struct bench_ctx *ctx)
     uint64_t v;
     if (!msr)
         return reason;
-    if ((reason = prove_readable(ctx, msr, &v)) != NULL || (reason = bench_prove_msr_write(msr, v)) != NULL)
+    if ((reason = prove_readable(ctx, msr, &v)) != NULL || (reason = bench_prove_wrmsr(msr, v)) != NULL)
         return reason;
     ctx->eax = (uint32_t)v;
     ctx->edx = (uint32_t)(v >> 32);

@@ -27,13 +27,13 @@ static const char *access_failure(const char *what, uint32_t msr, int err)
                      FAULT_IS(err) ? fault_name(FAULT_VECTOR(err)) : "refused");
 }
 
-const char *bench_prove_msr_read(uint32_t msr, uint64_t *value)
+const char *bench_prove_rdmsr(uint32_t msr, uint64_t *value)
 {
     int err = msr_read(platform->msr, msr, value);
     return err ? access_failure("reading", msr, err) : NULL;
 }
 
-const char *bench_prove_msr_write(uint32_t msr, uint64_t value)
+const char *bench_prove_wrmsr(uint32_t msr, uint64_t value)
 {
     int err = msr_write(platform->msr, msr, value);
     return err ? access_failure("writing", msr, err) : NULL;

@@ -11,9 +11,9 @@
 const char *bench_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Reads msr once through the platform's fault-safe path (ring 0 only). */
-const char *bench_prove_msr_read(uint32_t msr, uint64_t *value);
+const char *bench_prove_rdmsr(uint32_t msr, uint64_t *value);
 /* Writes value to msr once through the same path. */
-const char *bench_prove_msr_write(uint32_t msr, uint64_t value);
+const char *bench_prove_wrmsr(uint32_t msr, uint64_t value);
 /* Runs fn once under the fault guard; `what` names it in the reason. */
 const char *bench_prove_run(void (*fn)(void *), const char *what);
 
