@@ -399,6 +399,8 @@ def can_pair(u, v):
         return True, "FXCH pairs in V after an FP instruction [A10][IP]"
     if u.cls in ("FP", "FXCH") or v.cls in ("FP", "FXCH"):
         return False, "x87: only FP instruction + FXCH pair [A10]"
+    if u.cls == "PV":
+        return False, f"{u.op} cannot go to U (V only) [A10][EM]"
     if u.cls not in ("UV", "PU"):
         return False, f"{u.op} is not pairable (NP) [A10][IP]"
     if v.cls not in ("UV", "PV"):
@@ -420,7 +422,7 @@ def can_pair(u, v):
     war = v.writes & u.reads - {"flags"}
     if stack_ok:
         return True, f"{u.op.upper()}+{v.op.upper()}: ESP exception, pair [A10][IP]"
-    if "flags" in v.reads and v.op in JCC:
+    if "flags" in v.reads and "flags" in u.writes and v.op in JCC:
         return True, "flag writer + Jcc: pair [A10][IP]"
     if war:
         return True, f"WAR on %{sorted(war)[0]}: pair [A10]"
