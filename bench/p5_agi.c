@@ -55,7 +55,7 @@ BENCH("p5/agi/esp_explicit", "sub esp,4 / pop eax: explicit ESP write then POP, 
       .insns = 2, .events = AGI_EVENTS, .expect = { P5(3.00) });
 
 /* The same explicit write before PUSH/POP. c0 add esp | c1 AGI stall | c2
- * push | c3 pop (PUSH then POP: RAW on ESP, no pair) -> 4. */
+ * push | c3 pop: each alone (PUSH-POP and POP-ADD ESP [n+1]: RAW on ESP) -> 4. */
 BENCH("p5/agi/esp_explicit_push", "add esp,0 / push eax / pop eax: explicit ESP write then PUSH, AGI stall",
       "addl $0, %esp \n pushl %eax \n popl %eax",
       .insns = 3, .events = AGI_EVENTS, .expect = { P5(4.00) });

@@ -42,8 +42,8 @@ Not modelled (the model says so with an error naming the instruction):
 branches in a body, string and system instructions other than those above,
 CPUID, PUSHAD/POPAD, code-fetch limits, cache misses (stores are assumed to hit:
 the bench files read their store lines first). Memory addresses are compared
-only between operands with the same base and index registers, taken as
-32-byte aligned (ESI/EDI: the 4 KiB aligned scratch page).
+only between operands with the same base and index registers, whose value
+is taken as 4-byte aligned (ESI/EDI: the 4 KiB aligned scratch page).
 """
 import argparse
 import ast
@@ -456,7 +456,7 @@ class Slot:
     dur: int
     u: tuple                      # (Insn, copy)
     v: tuple = None
-    stall: list = field(default_factory=list)    # (clocks, reason) before start
+    stall: list = field(default_factory=list)    # (clocks, (kind, register, write cycle)) before start
     extra: list = field(default_factory=list)    # (clocks, reason) inside the slot
     why: str = ""                                # pairing decision
 
