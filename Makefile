@@ -2,7 +2,7 @@
 #   make          the hybrid BIOS/UEFI ISO (build/cyclekit.iso)
 #   make run      boot it under QEMU (TCG), serial log on stdout, exit with the kernel's status
 #   make run-kvm  the same under KVM;  make run-uefi  through OVMF
-#   make check    host unit tests, the Pentium instruction check, boot tests
+#   make check    host unit tests, the Pentium instruction check, the P5 model, boot tests
 #   make hosted   the same harness and benchmarks as a Linux user-space program
 # Missing Debian packages are installed by scripts/deps (or it prints the apt-get line).
 
@@ -50,7 +50,7 @@ PYTHON  ?= /usr/bin/python3
 RUN     := $(PYTHON) scripts/run-qemu
 PYTEST  := $(PYTHON) -m pytest
 
-.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check layout-check hosted clean deps
+.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check layout-check model-tests hosted clean deps
 # Keep the objects of chained rules (unit-test objects) between builds.
 .SECONDARY:
 
@@ -139,7 +139,11 @@ layout-check: $(KERNEL)
 boot-tests: $(ISO)
 	$(PYTEST) -q tests/boot
 
-check: unit-tests isa-check layout-check boot-tests hosted-tests
+# Every P5 expectation in bench/ against the P5 pairing model (scripts/p5model.py).
+model-tests:
+	$(PYTEST) -q tests/model
+
+check: unit-tests isa-check layout-check model-tests boot-tests hosted-tests
 
 # --- the hosted runner (kernel/platform/hosted/) ---
 # The same portable harness and bench/ files as a Linux user-space program in

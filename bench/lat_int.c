@@ -24,11 +24,20 @@
  * Implicit-register instructions (MUL, DIV, IDIV) and XCHG are written out
  * with LAT_BODIES, which takes both bodies and their instruction counts.
  *
- * Expected values: P5 from InstLatX86 on a P54C (see
- * ../shared/reference/p5-timing.md, [IL] = InstLatx64/InstLatx64
+ * Expected values: P5 from InstLatX86 on a P54C (see docs/references.md,
+ * [IL] = InstLatx64/InstLatx64
  * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt); MODERN (Golden
- * Cove) from ../shared/reference/modern-latency.md ([IX1] InstLatX64 ADL BC,
- * [U1]-[U3] uops.info). Where no published value exists, none is stated. */
+ * Cove) from docs/references.md ([IX1] InstLatX64 ADL BC, [U1]-[U3]
+ * uops.info). Where no published value exists, none is stated.
+ * Each P5 value is the steady state of the unrolled stream (checked by
+ * tests/model against scripts/p5model.py): a chain issues one instruction at
+ * a time (each reads the last: RAW); in a /tput body ADD, SUB, XOR and LEA
+ * pair two by two (2 clocks for 4, [A10]); ADC is U-only, NEG not pairable
+ * [A10], so 4 clocks for 4; a LEA chain adds an AGI clock to each LEA [A9]
+ * ([IL] L 2.0), its /tput body does not (the next LEA on a register is two
+ * clocks after its write); the not-pairable multi-clock instructions
+ * (shifts by CL, IMUL, MUL, BSWAP, MOVZX, XCHG, DIV, IDIV) cost their [IL]
+ * value each, back to back. */
 #include "bench.h"
 
 #define LAT_CHAINS 4

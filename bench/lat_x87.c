@@ -19,8 +19,12 @@
  * FSUB ST(i),ST and FDIV ST(i),ST (ST(i) = ST(i) - ST(0), ST(i) / ST(0)).
  *
  * P5 values: InstLatX86 on a P54C, InstLatx64/InstLatx64
- * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt [IL]:
- * FADD st(i),st L 3 T 1; FMUL st(i),st L 3 T 2; FDIV80 st(i),st L 41 T 41. */
+ * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt [IL] (docs/references.md):
+ * FADD st(i),st L 3 T 1; FMUL st(i),st L 3 T 2; FDIV80 st(i),st L 41 T 41.
+ * In the stream: a chain waits for the last result (L per body); the /tput
+ * body's four chains each come back four instructions later, after 4
+ * (FADD), 8 (FMUL) or 164 (FDIV) clocks, longer than L, so the issue rate T
+ * sets the pace (tests/model checks each against scripts/p5model.py). */
 #include "bench.h"
 
 #define LATF_CHAINS 4

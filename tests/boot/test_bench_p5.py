@@ -12,7 +12,8 @@ from conftest import assert_complete
 P5_INSNS = {
     # p5_pairing.c
     "p5/pairing/pair": 2,
-    "p5/pairing/raw": 2,
+    "p5/pairing/raw": 3,
+    "p5/pairing/raw_stream": 2,
     "p5/pairing/waw": 2,
     "p5/pairing/war": 2,
     "p5/pairing/shift_add": 2,
