@@ -31,7 +31,7 @@
  *
  * P5: a correctly predicted Jcc costs 1 cycle, a mispredicted one 4 (U
  * pipe) or 5 (V pipe) more (Abrash, Graphics Programming Black Book ch. 20/21,
- * see ../shared/reference/p5-timing.md rule 6). */
+ * [AB20]/[AB21] in docs/references.md). */
 #include "bench.h"
 
 #define BRANCH_TABLE 0x8000u

@@ -11,7 +11,7 @@
 /* P5: each ADD reads the EAX of the last, alone in U (RAW) -> 1. */
 BENCH("calib/add_chain", "dependent ADD chain: 1 core cycle per ADD on any x86 since the 486",
       "addl %ebx, %eax", .reference = true,
-      .expect = { P5(1.00), P6(1.00), MODERN(1.00), ZEN(1.00), I486(1.00) });
+      .expect = { P5(1.00), P6(1.00), GOLDEN_COVE(1.00), ZEN(1.00), I486(1.00) });
 
 BENCH("calib/empty", "empty body: overhead removal must leave exactly 0", "");
 

@@ -26,7 +26,7 @@
  *
  * Expected values: P5 from InstLatX86 on a P54C (see docs/references.md,
  * [IL] = InstLatx64/InstLatx64
- * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt); MODERN (Golden
+ * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt); GOLDEN_COVE (Golden
  * Cove) from docs/references.md ([IX1] InstLatX64 ADL BC, [U1]-[U3]
  * uops.info). Where no published value exists, none is stated.
  * Each P5 value is the steady state of the unrolled stream (checked by
@@ -79,7 +79,7 @@ static const char *lat_any(struct bench_ctx *ctx)
 #define LAT_TPUT(u, ...) LAT_TPUT_(u, __VA_ARGS__, 0)
 #define TP5(...) LAT_TPUT(UARCH_P5, __VA_ARGS__)
 #define TP6(...) LAT_TPUT(UARCH_P6, __VA_ARGS__)
-#define TMODERN(...) LAT_TPUT(UARCH_GOLDEN_COVE, __VA_ARGS__)
+#define TGOLDEN_COVE(...) LAT_TPUT(UARCH_GOLDEN_COVE, __VA_ARGS__)
 #define TZEN(...) LAT_TPUT(UARCH_ZEN, __VA_ARGS__)
 
 #define LAT_UNPAREN_(...) __VA_ARGS__
@@ -103,7 +103,7 @@ static const char *lat_any(struct bench_ctx *ctx)
           .insns = tput_insns, .expect = { LAT_UNPAREN(tput_expect) }, __VA_ARGS__)
 
 /* name  kind  instruction                      latency                        throughput per instruction */
-LAT(add,   ZERO, "addl %ebx, %e\\r",         (P5(1.00), MODERN(1.00, 0.05)), (TP5(0.50), TMODERN(0.25, 0.06)));
+LAT(add,   ZERO, "addl %ebx, %e\\r",         (P5(1.00), GOLDEN_COVE(1.00, 0.05)), (TP5(0.50), TGOLDEN_COVE(0.25, 0.06)));
 LAT(sub,   ZERO, "subl %ebx, %e\\r",         (P5(1.00)),                     (TP5(0.50)));
 LAT(xor,   ZERO, "xorl %ebx, %e\\r",         (P5(1.00)),                     (TP5(0.50)));
 LAT(adc,   ZERO, "adcl %ebx, %e\\r",         (P5(1.00)),                     (TP5(1.00)));
@@ -112,7 +112,7 @@ LAT(shl_cl, ZERO, "shll %cl, %e\\r",         (P5(4.00)),                     (TP
 LAT(shr_cl, ZERO, "shrl %cl, %e\\r",         (P5(4.00)),                     (TP5(4.00)));
 LAT(sar_cl, ZERO, "sarl %cl, %e\\r",         (P5(4.00)),                     (TP5(4.00)));
 LAT(rol_cl, ZERO, "roll %cl, %e\\r",         (P5(4.00)),                     (TP5(4.00)));
-LAT(imul,  ONE,  "imull %ebx, %e\\r",        (P5(9.00), MODERN(3.00)),       (TP5(9.00), TMODERN(1.00)));
+LAT(imul,  ONE,  "imull %ebx, %e\\r",        (P5(9.00), GOLDEN_COVE(3.00)),       (TP5(9.00), TGOLDEN_COVE(1.00)));
 LAT(bswap, ANY,  "bswap %e\\r",              (P5(2.00)),                     (TP5(2.00)));
 LAT(movzx, ANY,  "movzwl %\\r, %e\\r",       (P5(3.00)),                     (TP5(3.00)));
 LAT(neg,   ANY,  "negl %e\\r",               (P5(1.00)),                     (TP5(1.00)));
@@ -126,7 +126,7 @@ LAT(cmov,  ZERO, "cmovnel %e\\r, %e\\r",     (),                             (),
  * is for MUL alone; with the MOV this body is no published measurement,
  * so it states no modern throughput. */
 LAT_BODIES(mul, "`mull %ebx` (EBX = 1)", lat_one,
-           "mull %ebx", 1, (P5(9.00), MODERN(4.00)),
+           "mull %ebx", 1, (P5(9.00), GOLDEN_COVE(4.00)),
            "movl %ecx, %eax \n mull %ebx", 2, ());
 
 /* DIV r32 with ECX = 1 and EDX = 0: the quotient is EAX itself and the
@@ -148,8 +148,8 @@ static const char *div_prep(struct bench_ctx *ctx)
 }
 
 LAT_BODIES(div, "`divl %ecx` (EDX:EAX = 0:0xffffffff, ECX = 1)", div_prep,
-           "divl %ecx", 1, (P5(41.50, 1.00), MODERN(14.93)),
-           "xorl %edx, %edx \n movl %ebx, %eax \n divl %ecx", 3, (MODERN(6.00, 0.60)));
+           "divl %ecx", 1, (P5(41.50, 1.00), GOLDEN_COVE(14.93)),
+           "xorl %edx, %edx \n movl %ebx, %eax \n divl %ecx", 3, (GOLDEN_COVE(6.00, 0.60)));
 
 /* IDIV r32: EAX = 0x7fffffff, EDX = 0 (its sign extension), ECX = 1.
  * P5: IDIV r32 46-47 [IL]. */

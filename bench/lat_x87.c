@@ -35,7 +35,7 @@
 #define LATF_TPUT_(u, v, t, ...) { (u), CK_X100((v) * LATF_CHAINS), CK_X100((t) * LATF_CHAINS) }
 #define LATF_TPUT(u, ...) LATF_TPUT_(u, __VA_ARGS__, 0)
 #define TP5(...) LATF_TPUT(UARCH_P5, __VA_ARGS__)
-#define TMODERN(...) LATF_TPUT(UARCH_GOLDEN_COVE, __VA_ARGS__)
+#define TGOLDEN_COVE(...) LATF_TPUT(UARCH_GOLDEN_COVE, __VA_ARGS__)
 
 #define LATF_UNPAREN_(...) __VA_ARGS__
 #define LATF_UNPAREN(x) LATF_UNPAREN_ x

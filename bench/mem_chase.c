@@ -17,8 +17,8 @@
  *
  * P5: MOV r32,[m32] dependent chain 2 cycles (1 + AGI) on a P54C with the
  * data in its 8 KiB L1 (InstLatx64/InstLatx64
- * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt, see
- * ../shared/reference/p5-timing.md). */
+ * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt; [IL] in
+ * docs/references.md). */
 #include "bench.h"
 
 #define CHASE_LINE 64u

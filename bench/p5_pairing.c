@@ -130,7 +130,7 @@ BENCH("p5/pairing/push_pop", "push eax / pop ecx: PUSH then POP does not pair",
       "pushl %eax \n popl %ecx",
       .insns = 2, .events = PAIR_EVENTS, .expect = { P5(2.00) });
 
-/* FXCH pairs in V with an FPU instruction [A10][IP][seed 000], so an FADD
+/* FXCH pairs in V with an FPU instruction [A10][IP][TT], so an FADD
  * stream that rotates three accumulators with FXCH runs at the FADD
  * throughput: [IL] "FADD st, st(i), FXCH st(i)" T = 1.00, FADD L = 3.0.
  * Stack [a b c d]: each FADD adds d, the FXCHs rotate a, b, c so each sum is

@@ -1,8 +1,8 @@
-/* simd/: seed 001's sadd versus vadd (../shared/seeds/001_*.txt, "comparer
+/* simd/: Goossens' sadd versus vadd ([BG] in docs/references.md, "comparer
  * l'addition scalaire à l'addition vectorielle"): z = x + y over 64 bytes,
  * byte by byte with integer registers, then 8 bytes at a time with MMX
  * PADDB and 16 at a time with SSE2 PADDB. Every body does the same 64
- * bytes, so the per-body numbers compare directly (the seed measured 132-133
+ * bytes, so the per-body numbers compare directly (the course notes measured 132-133
  * cycles for sadd and 16-18 for vadd on Core 2).
  *
  * Data in the scratch page: x at ESI+0, y at ESI+64, z at EDI+0 (32 KiB

@@ -31,19 +31,19 @@ static const char *prove_readable(struct bench_ctx *ctx, uint32_t msr, uint64_t 
     return why;
 }
 
-static const char *prep_rdmsr_tsc(struct bench_ctx *ctx)
+static const char *prep_read_tsc(struct bench_ctx *ctx)
 {
     uint64_t v;
     return prove_readable(ctx, MSR_TSC, &v);
 }
 
-static const char *prep_rdmsr_apic_base(struct bench_ctx *ctx)
+static const char *prep_read_apic_base(struct bench_ctx *ctx)
 {
     uint64_t v;
     return prove_readable(ctx, MSR_APIC_BASE, &v);
 }
 
-static const char *prep_rdmsr_counter(struct bench_ctx *ctx)
+static const char *prep_read_counter(struct bench_ctx *ctx)
 {
     const char *reason = NULL;
     uint32_t msr = bench_counter0_msr(&reason);
@@ -54,7 +54,7 @@ static const char *prep_rdmsr_counter(struct bench_ctx *ctx)
 /* WRMSR writes the counter with the value it held when proved: read it,
  * write the same value back (the proof), and give the body ECX = msr and
  * EDX:EAX = that value. The counter's count is disturbed, nothing else. */
-static const char *prep_wrmsr_counter(struct bench_ctx *ctx)
+static const char *prep_write_counter(struct bench_ctx *ctx)
 {
     const char *reason = NULL;
     uint32_t msr = bench_counter0_msr(&reason);
@@ -90,23 +90,23 @@ static const char *prep_rdpmc(struct bench_ctx *ctx)
 /* Intel reference: RDMSR 20-24 clocks on the Pentium. */
 BENCH("sys/rdmsr/tsc", "RDMSR of the time-stamp counter (MSR 0x10)",
       "rdmsr",
-      .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_rdmsr_tsc,
+      .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_read_tsc,
       .expect = { P5(22.00, 2.00) });
 
 /* IA32_APIC_BASE: P6 and later (the prepare hook proves it). */
 BENCH("sys/rdmsr/apic_base", "RDMSR of IA32_APIC_BASE (MSR 0x1B)",
       "rdmsr",
-      .ring0 = true, .needs = { FEAT_MSR, FEAT_APIC }, .prepare = prep_rdmsr_apic_base);
+      .ring0 = true, .needs = { FEAT_MSR, FEAT_APIC }, .prepare = prep_read_apic_base);
 
 BENCH("sys/rdmsr/counter", "RDMSR of performance counter 0 (P5 0x12, Intel 0xC1, AMD 0xC0010004)",
       "rdmsr",
-      .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_rdmsr_counter,
+      .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_read_counter,
       .expect = { P5(22.00, 2.00) });
 
 /* Intel reference: WRMSR 30-45 clocks on the Pentium. */
 BENCH("sys/wrmsr/counter", "WRMSR of performance counter 0 with its own value (P5 0x12, Intel 0xC1, AMD 0xC0010004)",
       "wrmsr",
-      .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_wrmsr_counter,
+      .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_write_counter,
       .expect = { P5(37.50, 7.50) });
 
 BENCH("sys/rdpmc", "RDPMC of counter 0 (proved under the fault guard first)",

@@ -1,6 +1,6 @@
-/* sys/: serializing and system instructions: CPUID per leaf (and seed 001's
+/* sys/: serializing and system instructions: CPUID per leaf (and Goossens' [BG]
  * 2-versus-3 CPUID difference), RDTSC, RDTSCP, LFENCE, MFENCE, SERIALIZE,
- * CLI/STI and PUSHAD/POPAD (seed 003's profiler overhead).
+ * CLI/STI and PUSHAD/POPAD (the profiler overhead of [RP]).
  *
  * Expected values (core cycles per body):
  *   [IL]  InstLatX86 on a P54C, GenuineIntel0000526_P54C_InstLatX86.txt:
@@ -55,13 +55,13 @@ CPUID_PREPARE(cpuid_x2, 0x80000002u)
 BENCH("sys/cpuid/leaf_0", "CPUID leaf 0 (with mov eax / xor ecx): P5 15 [IL] + 1",
       "movl $0, %eax \n xorl %ecx, %ecx \n cpuid",
       .prepare = cpuid_0, .loops = CPUID_LOOPS, .insns = 3,
-      .expect = { P5(16.00, 1.00), MODERN(122.78, 12.28) });
+      .expect = { P5(16.00, 1.00), GOLDEN_COVE(122.78, 12.28) });
 
 /* [IL] P54C 17, P55C 22: no single P5 value. [IX1] 1476.14, [IX2] 1419.95. */
 BENCH("sys/cpuid/leaf_1", "CPUID leaf 1 (with mov eax / xor ecx): P54C 17, P55C 22 [IL]",
       "movl $1, %eax \n xorl %ecx, %ecx \n cpuid",
       .prepare = cpuid_1, .loops = CPUID_LOOPS, .insns = 3,
-      .expect = { MODERN(1448.00, 160.00) });
+      .expect = { GOLDEN_COVE(1448.00, 160.00) });
 
 BENCH("sys/cpuid/leaf_2", "CPUID leaf 2 (cache descriptors)",
       "movl $2, %eax \n xorl %ecx, %ecx \n cpuid",
@@ -89,45 +89,45 @@ BENCH("sys/cpuid/leaf_80000002", "CPUID leaf 0x80000002 (brand string, part 1)",
 
 /* Seed 001 measured CPUID as t(3 CPUIDs) - t(2 CPUIDs), each CPUID(0) after
  * xor eax,eax, to cancel its own serialized read overhead. The harness
- * already cancels that overhead; these two keep the seed's experiment: the
+ * already cancels that overhead; these two keep the course notes' experiment: the
  * report shows both, and x3 minus x2 is one xor+CPUID(0). Expected: 2 and 3
  * times the leaf-0 value (P5 15 [IL] + 1 for the xor; [IX1] 122.60). */
-BENCH("sys/cpuid/x2", "seed 001: xor eax,eax / cpuid twice; subtract from sys/cpuid/x3 for one CPUID",
+BENCH("sys/cpuid/x2", "[BG] xor eax,eax / cpuid twice; subtract from sys/cpuid/x3 for one CPUID",
       "xorl %eax, %eax \n cpuid \n xorl %eax, %eax \n cpuid",
       .prepare = cpuid_0, .loops = CPUID_LOOPS, .insns = 4,
-      .expect = { P5(32.00, 2.00), MODERN(245.20, 24.52) });
+      .expect = { P5(32.00, 2.00), GOLDEN_COVE(245.20, 24.52) });
 
-BENCH("sys/cpuid/x3", "seed 001: xor eax,eax / cpuid three times; x3 - x2 = one CPUID (+ xor)",
+BENCH("sys/cpuid/x3", "[BG] xor eax,eax / cpuid three times; x3 - x2 = one CPUID (+ xor)",
       "xorl %eax, %eax \n cpuid \n xorl %eax, %eax \n cpuid \n xorl %eax, %eax \n cpuid",
       .prepare = cpuid_0, .loops = CPUID_LOOPS, .insns = 6,
-      .expect = { P5(48.00, 3.00), MODERN(367.80, 36.78) });
+      .expect = { P5(48.00, 3.00), GOLDEN_COVE(367.80, 36.78) });
 
 /* [IL] T 12.00 on three P54Cs, 13.00 on the P55C, RDTSC back to back as
  * here (NP: each alone). One P5 row for both: the band 12-13, 12.50 +- 0.50.
  * [IX1] T 25.89, [IX2] 25.97. */
 BENCH("sys/rdtsc", "RDTSC back to back (P54C 12, P55C 13 [IL])",
       "rdtsc",
-      .needs = { FEAT_TSC }, .expect = { P5(12.50, 0.50), MODERN(25.89) });
+      .needs = { FEAT_TSC }, .expect = { P5(12.50, 0.50), GOLDEN_COVE(25.89) });
 
 /* [MC] 25-35 cycles; not listed by InstLatX64 for Golden Cove. */
 BENCH("sys/rdtscp", "RDTSCP back to back",
       "rdtscp",
-      .needs = { FEAT_RDTSCP }, .expect = { MODERN(30.00, 5.00) });
+      .needs = { FEAT_RDTSCP }, .expect = { GOLDEN_COVE(30.00, 5.00) });
 
 /* [IX1] LFENCE 11.95, [IX2] 11.97. */
 BENCH("sys/lfence", "LFENCE back to back",
       "lfence",
-      .needs = { FEAT_SSE2 }, .expect = { MODERN(11.95) });
+      .needs = { FEAT_SSE2 }, .expect = { GOLDEN_COVE(11.95) });
 
 /* [IX1] MFENCE 38.02. */
 BENCH("sys/mfence", "MFENCE back to back",
       "mfence",
-      .needs = { FEAT_SSE2 }, .expect = { MODERN(38.02) });
+      .needs = { FEAT_SSE2 }, .expect = { GOLDEN_COVE(38.02) });
 
 /* [IX1] SERIALIZE T 104.92. */
 BENCH("sys/serialize", "SERIALIZE back to back",
       "serialize",
-      .needs = { FEAT_SERIALIZE }, .expect = { MODERN(104.92) });
+      .needs = { FEAT_SERIALIZE }, .expect = { GOLDEN_COVE(104.92) });
 
 /* STI first: its one-instruction interrupt shadow covers the CLI, so no
  * interrupt can be taken inside the body and IF ends as it started (clear,
@@ -138,6 +138,6 @@ BENCH("sys/sti_cli", "STI / CLI pair (ring 0; IF stays clear)",
 
 /* Seed 003's profiler brackets every measurement with PUSHAD/POPAD.
  * [IL] P54C "PUSHAD + POPAD" L = T = 10.0. */
-BENCH("sys/pushad_popad", "PUSHAD / POPAD pair (seed 003's profiler overhead)",
+BENCH("sys/pushad_popad", "PUSHAD / POPAD pair (a profiler's own overhead, [RP])",
       "pushal \n popal",
       .insns = 2, .expect = { P5(10.00) });

@@ -90,7 +90,6 @@ struct bench {
 #define P5(...) EXPECT_AT(UARCH_P5, __VA_ARGS__)
 #define P6(...) EXPECT_AT(UARCH_P6, __VA_ARGS__)
 #define GOLDEN_COVE(...) EXPECT_AT(UARCH_GOLDEN_COVE, __VA_ARGS__)
-#define MODERN(...) GOLDEN_COVE(__VA_ARGS__) /* the older name; bench/ moves to GOLDEN_COVE */
 #define ZEN(...) EXPECT_AT(UARCH_ZEN, __VA_ARGS__)
 #define I486(...) EXPECT_AT(UARCH_486, __VA_ARGS__)
 

@@ -1,7 +1,7 @@
 /* Pentium (P5, P54C, P55C) counters: one 32-bit CESR (MSR 11h) holds a
  * 16-bit control field per counter (counter 1 in bits 16-31: 6-bit event,
  * CPL 0-2 bit 0x40, CPL 3 bit 0x80, clock-count bit 0x100); CTR0/CTR1 (MSR
- * 12h/13h) are 40 bits. Sources: see pmu_msr.h (SDM §18.23, seeds 000/004).
+ * 12h/13h) are 40 bits. Sources: see pmu_msr.h (SDM §18.23, [TT], [AP]).
  * RDPMC arrived with the P55C ([AP]: "Only works on P55C (or later)
  * processors"); the original Pentium reads its counters with RDMSR only. */
 #include "pmu_msr.h"
