@@ -72,8 +72,19 @@ struct platform {
     struct timer_platform timer;  /* calibration and the PIT fallback */
     /* Memory for the mem/ benchmarks beyond the 64 KiB scratch (may be NULL). */
     void (*big_memory)(uint8_t **base, uint64_t *size);
-    /* After a benchmark faulted: put the FPU and anything else back in order. */
+    /* After a fault (the guard caught it): put back the machine state the
+     * harness relies on, whatever the faulting code changed: the flat segment
+     * registers, EFLAGS.DF/AC/TF clear, the x87 reset (control word, no
+     * pending exception), MXCSR 0x1F80 where SSE is on, CR0.TS clear and
+     * CR0.AM as set up (bare: all of it; hosted: what ring 3 can). */
     void (*after_fault)(void);
+    /* The self-test's check of that state: NULL when it is as after_fault
+     * leaves it, else what differs (a short phrase). May be NULL. */
+    const char *(*state_check)(void);
+    /* The vectors the self-test raises inside a benchmark body (run through
+     * the suite's guarded measurement); ends with an entry whose name is NULL.
+     * May be NULL. */
+    const struct bench_fault *bench_faults;
 };
 
 /* The platform in use, installed once before anything is printed. */

@@ -29,6 +29,7 @@ void write_cpu(const struct cpu_info *c);
 void write_fault(const char *where, const struct fault_info *info);
 void write_selftest_start(bool ring0);
 void write_selftest(const char *name, const char *expected, const char *seen, bool ok);
+void write_selftest_bench(const struct bench_fault_seen *s);
 
 /* Counters (write_pmu.c). write_pmu: why is the sentence from pmu_select()
  * (may be NULL). One readable summary line (two when not counting) and one

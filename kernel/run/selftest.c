@@ -5,6 +5,12 @@
 #include "platform/platform.h"
 #include "platform/guard.h"
 #include "platform/status.h"
+#include "harness/bench.h"
+#include "harness/bench_registry.h"
+#include "harness/measure.h"
+#include "suite.h"
+#include "cpu/cpu.h"
+#include "lib/kstring.h"
 #include "report/write.h"
 #include "selftest.h"
 
@@ -54,6 +60,59 @@ int selftest_run(const struct platform *p)
         write_selftest(c.name, c.expected, c.seen, c.ok);
         if (!c.ok)
             status = status_worst(status, STATUS_SELFTEST_FAIL);
+    }
+    return status;
+}
+
+/* One vector inside a benchmark: measured by the suite like any benchmark,
+ * under its guard; the fault must be the expected vector at the expected
+ * place in the body, and the platform's after_fault must have restored the
+ * state (state_check). */
+static void raise_in_benchmark(const struct platform *p, const struct bench_fault *c,
+                               struct bench_fault_seen *s)
+{
+    static char why[160];
+    s->c = c;
+    s->why_not = c->b ? bench_unmet(c->b, p->ring0, why, sizeof why) : c->why_not;
+    if (s->why_not) {
+        s->ok = true; /* a stated reason is the answer */
+        return;
+    }
+    s->bench = c->b->name;
+    struct fault_info info = { .vector = ~0u };
+    suite_run_one(p, c->b, &info);
+    s->faulted = info.vector != ~0u;
+    if (!s->faulted) {
+        if (p->after_fault) /* the body ran to its end: undo what it changed all the same */
+            p->after_fault();
+        if (c->tcg_gap && kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") == 0) {
+            s->why_not = c->tcg_gap;
+            s->cpu_gap = true;
+            s->ok = true;
+            return;
+        }
+    }
+    s->vector = info.vector;
+    s->eip = info.eip;
+    int32_t size = bench_copy_size(c->b);
+    uint32_t copies = (uint32_t)(uintptr_t)c->b->copies, end = (uint32_t)(uintptr_t)c->b->copies_end;
+    s->eip_in_body = s->faulted && size > 0 && info.eip >= copies && info.eip <= end;
+    s->offset = s->eip_in_body ? (info.eip - copies) % (uint32_t)size : 0;
+    s->expect_offset = c->trap || size <= 0 ? 0 : (uint32_t)size - c->last_len;
+    s->state = p->state_check ? p->state_check() : NULL;
+    s->ok = s->faulted && s->vector == c->vector && s->eip_in_body && s->offset == s->expect_offset &&
+            !s->state;
+}
+
+int selftest_in_benchmarks(const struct platform *p)
+{
+    int status = STATUS_OK;
+    for (unsigned i = 0; p->bench_faults && p->bench_faults[i].name; i++) {
+        struct bench_fault_seen s = { 0 };
+        raise_in_benchmark(p, &p->bench_faults[i], &s);
+        write_selftest_bench(&s);
+        if (!s.ok)
+            status = STATUS_SELFTEST_FAIL;
     }
     return status;
 }

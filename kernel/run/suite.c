@@ -154,7 +154,8 @@ static bool uses_fpu(const struct bench *b)
     return false;
 }
 
-static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg)
+static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
+                   struct fault_info *seen)
 {
     char why[160];
     const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
@@ -179,7 +180,7 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     ksnprintf(where, sizeof where, "benchmark %s", b->name);
     uint64_t smi_before = 0, smi_after = 0;
     bool smi = smi_count(&smi_before);
-    int status = guarded_step(p, where, guarded_measure, &g, STATUS_BENCH_FAULT);
+    int status = guarded_step_seen(p, where, guarded_measure, &g, STATUS_BENCH_FAULT, seen);
     m.smi_known = smi && smi_count(&smi_after);
     m.smis = m.smi_known ? (smi_after - smi_before) & 0xffffffffu : 0;
     if (status)
@@ -293,7 +294,14 @@ void suite_list(const struct platform *p)
     }
 }
 
-int suite_run(const struct platform *p)
+int suite_run_one(const struct platform *p, const struct bench *b, struct fault_info *seen)
+{
+    struct measure_config cfg;
+    config(&cfg);
+    return run_one(p, b, &cfg, seen);
+}
+
+int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
     struct measure_config cfg;
@@ -311,6 +319,8 @@ int suite_run(const struct platform *p)
         log_note("error", "timer", "no time base: the benchmarks cannot run");
         return status_worst(status, timing);
     }
+    if (before)
+        status = status_worst(status, before(p));
     if (opt_list) {
         suite_list(p);
         finish_counters();
@@ -322,7 +332,7 @@ int suite_run(const struct platform *p)
         if (!selected(b->name))
             continue;
         ran++;
-        status = status_worst(status, run_one(p, b, &cfg));
+        status = status_worst(status, run_one(p, b, &cfg, NULL));
     }
     if (!ran && !opt_sweep[0])
         log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);

@@ -47,3 +47,82 @@ def test_selftest_under_kvm_sees_gp_for_unknown_msr(boot):
 def test_default_run_provokes_nothing(boot):
     log = boot(cpu="pentium")
     assert log.of_type("selftest") == [] and log.of_type("fault") == []
+
+
+# Every vector a benchmark body can raise, raised inside a benchmark (the
+# self-test's private benchmarks, measured by the suite under its guard):
+# name -> (mnemonic, vector, trap, offset of the faulting instruction from the
+# body's end). A fault reports its own instruction (body size - its length),
+# a trap the next instruction, the next copy's start (offset 0).
+IN_BENCH = {
+    "#DE in a benchmark": ("#DE", 0, False, 2),
+    "#DB in a benchmark": ("#DB", 1, True, 0),
+    "#BP in a benchmark": ("#BP", 3, True, 0),
+    "#OF in a benchmark": ("#OF", 4, True, 0),
+    "#BR in a benchmark": ("#BR", 5, False, 2),
+    "#UD in a benchmark": ("#UD", 6, False, 2),
+    "#NM in a benchmark": ("#NM", 7, False, 2),
+    "#GP in a benchmark": ("#GP", 13, False, 2),
+    "#SS in a benchmark": ("#SS", 12, False, 2),
+    "#MF in a benchmark": ("#MF", 16, False, 1),
+    "#XM in a benchmark": ("#XM", 19, False, 4),
+}
+NOT_RAISABLE = {"#PF in a benchmark": ("#PF", 14, "paging is off"),
+                "#AC in a benchmark": ("#AC", 17, "only at CPL 3")}
+# Body sizes in bytes (the encodings of bench_faults.c's bodies).
+BODY_SIZE = {"#DE": 6, "#BR": 20, "#UD": 3, "#NM": 11, "#GP": 22, "#SS": 6, "#MF": 15}
+
+
+def check_in_benchmark(log, cpu):
+    cases = {r["case"]: r for r in log.of_type("selftest")}
+    faults = {f["where"]: f for f in log.of_type("fault")}
+    for name, (mnemonic, vector, why) in NOT_RAISABLE.items():
+        r = cases[name]
+        assert r["ok"] is True and r["seen"] == "not raisable here" and r["vector"] == vector
+        assert why in r["why_not"] and "SDM" in r["why_not"]
+    for name, (mnemonic, vector, trap, last_len) in IN_BENCH.items():
+        r = cases[name]
+        assert r["expected"] == mnemonic and r["vector"] == vector
+        if mnemonic == "#XM" and cpu in ("486", "pentium"):
+            assert r["seen"] == "not raisable here" and "sse" in r["why_not"]
+            continue
+        if mnemonic == "#XM":  # QEMU 7.2's TCG never delivers SIMD exceptions
+            assert r["seen"] in ("#XM", "not raised by this CPU")
+            if r["seen"] != "#XM":
+                assert r["ok"] is True and "TCG" in r["why_not"]
+                continue
+        assert r["ok"] is True, r
+        assert r["seen"] == mnemonic and r["trap"] is trap
+        assert r["state"] == "restored"
+        assert r["eip_in_body"] is True
+        size = BODY_SIZE.get(mnemonic)
+        expected = 0 if trap else size - last_len
+        assert r["body_offset"] == r["expected_offset"] == expected
+        f = faults["benchmark " + r["bench"]]
+        assert f["vector"] == vector and f["name"] == mnemonic and f["eip"] == r["eip"]
+    assert faults["benchmark selftest/gp"]["error_code"] == "0xff8"
+    assert faults["benchmark selftest/ss"]["error_code"] == "0x28"  # the selector
+
+
+@pytest.mark.parametrize("cpu", ["486", "pentium", "max"])
+def test_every_vector_inside_a_benchmark_then_exact_results(boot, cpu):
+    log = boot(cpu=cpu, icount=0, cmdline="selftest bench=calib/* samples=5")
+    assert_complete(log)  # every provoked fault was expected: status 0, no error notes
+    assert not log.notes(level="error")
+    check_in_benchmark(log, cpu)
+    # The benchmarks after all those faults measure exactly (-icount shift=0:
+    # one tick per instruction of the TSC; a 486 has no TSC, only the PIT).
+    if cpu == "486":
+        return
+    results = {r["name"]: r for r in log.of_type("result")}
+    assert results["calib/empty"]["ticks"] == 0
+    assert results["calib/add_chain"]["ticks"] == 1
+    assert results["calib/alu7"]["ticks"] == 7 and results["calib/alu7"]["methods_agree"] is True
+
+
+def test_in_benchmark_cases_only_with_selftest(boot):
+    log = boot(cpu="pentium", cmdline="list")
+    names = [b["name"] for b in log.of_type("bench")] if log.of_type("bench") else []
+    assert not [n for n in names if n.startswith("selftest/")]
+    plain = boot(cpu="pentium")
+    assert not [r for r in plain.of_type("result") if r["name"].startswith("selftest/")]

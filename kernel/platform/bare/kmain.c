@@ -5,6 +5,7 @@
 #include "cpu_setup.h"
 #include "memory.h"
 #include "fwcfg.h"
+#include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/idt.h"
 #include "lib/kstring.h"
 #include "machine.h"
@@ -68,12 +69,15 @@ static const struct platform bare = {
     .msr_selftest = ring0_msr_selftest,
     .timer = { pit_calibrate_tsc, pit_free_run },
     .big_memory = bare_big_memory,
-    .after_fault = fpu_reset,
+    .after_fault = bare_after_fault,
+    .state_check = bare_state_check,
+    .bench_faults = ring0_bench_faults,
 };
 
 void kmain(uint32_t magic, const void *info)
 {
     platform_install(&bare);
+    gdt_init();
     idt_init();
     multiboot2_parse(magic, info);
     append_fwcfg_options();

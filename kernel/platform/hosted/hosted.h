@@ -14,6 +14,8 @@ extern const struct msr_ops hosted_msr;
 
 /* Installs the fault signal handlers on an alternate stack (idempotent). */
 void hosted_guard_init(void);
+/* Notes the segment selectors after_fault puts back (main, first thing). */
+void hosted_save_segments(void);
 
 /* The ring-3 self-test cases (struct platform's faults and msr_selftest). */
 extern const struct provoked_fault ring3_faults[];

@@ -32,6 +32,7 @@ static void join_arguments(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    hosted_save_segments();
     platform_install(&hosted_platform);
     join_arguments(argc, argv);
     hosted_guard_init();

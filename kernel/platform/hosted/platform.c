@@ -139,11 +139,31 @@ static void big_memory(uint8_t **base, uint64_t *size)
     *size = big_size;
 }
 
-/* A benchmark that faulted may have left the x87 stack or control word in
- * any state; the next one starts from the reset state. */
+/* The data selectors Linux gave the process (GS holds glibc's thread
+ * pointer on i386), taken before anything runs. */
+static uint16_t start_ds, start_es, start_fs, start_gs;
+
+void hosted_save_segments(void)
+{
+    __asm__ volatile("movw %%ds, %0\n movw %%es, %1\n movw %%fs, %2\n movw %%gs, %3"
+                     : "=m"(start_ds), "=m"(start_es), "=m"(start_fs), "=m"(start_gs));
+}
+
+/* A benchmark that faulted may have left anything a ring-3 body can change:
+ * the data segment registers, EFLAGS.DF/AC/TF (POPF changes them at CPL 3,
+ * SDM Vol. 2B POPF), the x87 state and MXCSR. Ring 3 cannot touch CR0 or
+ * SS's descriptor; Linux keeps CR0.TS/AM its own way. */
 static void after_fault(void)
 {
+    if (start_ds)
+        __asm__ volatile("movw %0, %%ds\n movw %1, %%es\n movw %2, %%fs\n movw %3, %%gs"
+                         : : "m"(start_ds), "m"(start_es), "m"(start_fs), "m"(start_gs) : "memory");
+    __asm__ volatile("pushfl\n andl $~0x40500, (%%esp)\n popfl" ::: "memory", "cc");
     __asm__ volatile("fninit" ::: "memory");
+    if (cpu_has(cpu, FEAT_SSE)) {
+        uint32_t mxcsr = 0x1f80; /* all masked, round to nearest (SDM Vol. 1 §10.2.3) */
+        __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+    }
 }
 
 /* Identification in ring 3 needs no privilege: the EFLAGS.AC/ID toggle

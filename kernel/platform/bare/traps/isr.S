@@ -56,6 +56,18 @@ ISR_NOERR 31
 
 isr_common:
     pushal
+    /* A benchmark body may have loaded any selector into DS/ES/FS/GS (the
+     * null selector is legal there in ring 0, SDM Vol. 2B MOV) or a limited
+     * segment into SS: the C handler needs the flat ones. Entering through an
+     * interrupt gate at the same privilege reloads only CS (SDM Vol. 3A
+     * §6.12.1), and PUSHAL above used SS alone. SS keeps the same base (0), so
+     * ESP still addresses this frame. */
+    movl $0x10, %eax
+    movw %ax, %ds
+    movw %ax, %es
+    movw %ax, %fs
+    movw %ax, %gs
+    movw %ax, %ss
     cld
     movl %esp, %eax
     pushl %eax

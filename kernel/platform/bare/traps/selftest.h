@@ -5,5 +5,7 @@
 
 extern const struct provoked_fault ring0_faults[];
 void ring0_msr_selftest(struct selftest_check *c);
+/* bench_faults.c: the vectors raised inside a benchmark body. */
+extern const struct bench_fault ring0_bench_faults[];
 
 #endif

@@ -1,0 +1,20 @@
+/* The kernel's GDT (gdt.c): the flat selectors every handler reloads, and
+ * the entries the fault handling needs. */
+#ifndef CK_BARE_GDT_H
+#define CK_BARE_GDT_H
+#include <stdint.h>
+
+#define SEL_CODE      0x08  /* flat 32-bit code, ring 0 */
+#define SEL_DATA      0x10  /* flat data: DS, ES, FS, GS and SS */
+#define SEL_TSS_MAIN  0x18  /* the task the kernel runs in (the double fault switches away from it) */
+#define SEL_TSS_DF    0x20  /* the double-fault task */
+#define SEL_SS_ABSENT 0x28  /* not present: loading it into SS raises #SS (self-test) */
+#define GDT_ENTRIES   6
+
+#define GDT_STR_(x) #x
+#define GDT_STR(x) GDT_STR_(x)
+
+void gdt_init(void);
+void gdt_set_tss(unsigned selector, const void *tss, uint32_t size);
+
+#endif
