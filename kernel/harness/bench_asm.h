@@ -4,6 +4,14 @@
  * ck_read_mode, which the harness sets before each call, and ck_carry_esi,
  * where the epilogue leaves ESI (after the second read: not timed).
  *
+ * The body runs on the harness's benchmark stack (measure.c): the prologue
+ * saves the caller's ESP in ck_saved_esp and loads ck_stack_top before the
+ * first read; the epilogue, after the second read, leaves the body's final
+ * ESP in ck_end_esp and takes the caller's ESP back from the page, so a body
+ * that unbalances or overwrites ESP cannot take the caller's saved registers
+ * with it, and the harness sees it (ck_end_esp != ck_stack_top). Nothing is
+ * added between the two reads.
+ *
  * Read modes (ck_read_mode, CK_READ_* in timing_page.h), chosen per CPU by
  * timer.c. The code tests RDTSCP (below: CPUID, equal: RDTSCP) and LFENCE;
  * anything else is the PIT.
@@ -58,6 +66,8 @@ __asm__(
     "  pushl %ebx\n"
     "  pushl %esi\n"
     "  pushl %edi\n"
+    "  movl %esp, ck_saved_esp\n"
+    "  movl ck_stack_top, %esp\n"
     "  ck_read_into ck_t0, 0\n"
     "  movl ck_loops, %ebp\n"
     "  movl ck_regs, %eax\n"
@@ -71,6 +81,8 @@ __asm__(
     ".macro ck_epilogue\n"
     "  ck_read_into ck_t1, 1\n"
     "  movl %esi, ck_carry_esi\n"
+    "  movl %esp, ck_end_esp\n"
+    "  movl ck_saved_esp, %esp\n"
     "  popl %edi\n"
     "  popl %esi\n"
     "  popl %ebx\n"

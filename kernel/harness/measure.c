@@ -4,28 +4,9 @@
  * cross-checked against the empty body. */
 #include "measure.h"
 #include "timer.h"
+#include "platform/fault.h"
 
 #include <stddef.h>
-
-/* The timing page (timing_page.h), with the names the generated code uses
- * (bench_asm.h) as aliases into it. */
-struct timing_page ck_timing;
-_Static_assert(offsetof(struct timing_page, regs) == TP_REGS, "ck_regs");
-_Static_assert(offsetof(struct timing_page, loops) == TP_LOOPS, "ck_loops");
-_Static_assert(offsetof(struct timing_page, read_mode) == TP_READ_MODE, "ck_read_mode");
-_Static_assert(offsetof(struct timing_page, t0) == TP_T0, "ck_t0");
-_Static_assert(offsetof(struct timing_page, t1) == TP_T1, "ck_t1");
-_Static_assert(offsetof(struct timing_page, carry_esi) == TP_CARRY_ESI, "ck_carry_esi");
-_Static_assert(offsetof(struct timing_page, entry) == TP_ENTRY, "ck_entry");
-_Static_assert(sizeof(struct timing_page) == 4096, "one page");
-__asm__(".globl ck_regs, ck_loops, ck_read_mode, ck_t0, ck_t1, ck_carry_esi, ck_entry\n"
-        ".set ck_regs, ck_timing + " CK_STR(TP_REGS) "\n"
-        ".set ck_loops, ck_timing + " CK_STR(TP_LOOPS) "\n"
-        ".set ck_read_mode, ck_timing + " CK_STR(TP_READ_MODE) "\n"
-        ".set ck_t0, ck_timing + " CK_STR(TP_T0) "\n"
-        ".set ck_t1, ck_timing + " CK_STR(TP_T1) "\n"
-        ".set ck_carry_esi, ck_timing + " CK_STR(TP_CARRY_ESI) "\n"
-        ".set ck_entry, ck_timing + " CK_STR(TP_ENTRY) "\n");
 
 static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
 static uint64_t ref_u[MEASURE_SAMPLES_MAX], ref_2u[MEASURE_SAMPLES_MAX];
@@ -37,11 +18,68 @@ int32_t bench_copy_size(const struct bench *b)
     return total % CK_MAX_COPIES ? -1 : (int32_t)(total / CK_MAX_COPIES);
 }
 
+/* The stack every body runs on (bench_asm.h switches to it): 16 KiB, the
+ * lowest 2 KiB of it filled with a pattern that must still be there after
+ * the measurement. A body's pushes land here, never on the kernel's stack. */
+#define STACK_WORDS 4096u
+#define GUARD_WORDS 512u
+#define GUARD_PATTERN 0x57ac6ad5u
+static uint32_t bench_stack[STACK_WORDS] __attribute__((aligned(64)));
+
+/* The first broken contract seen in this measurement (vector 0: none). */
+static struct measure_damage damage;
+
+static void broke(uint32_t vector, uint32_t expected, uint32_t seen)
+{
+    if (!damage.vector)
+        damage = (struct measure_damage){ vector, expected, seen };
+}
+
+static uint32_t stack_top(void) { return (uint32_t)(uintptr_t)(bench_stack + STACK_WORDS); }
+
+static void guard_arm(void)
+{
+    for (uint32_t i = 0; i < GUARD_WORDS; i++)
+        bench_stack[i] = GUARD_PATTERN;
+}
+
+static void guard_check(void)
+{
+    for (uint32_t i = 0; i < GUARD_WORDS; i++)
+        if (bench_stack[i] != GUARD_PATTERN) {
+            /* seen: the lowest address written, over the stack's bottom */
+            broke(VEC_BODY_STACK, (uint32_t)(uintptr_t)(bench_stack + GUARD_WORDS),
+                  (uint32_t)(uintptr_t)(bench_stack + i));
+            return;
+        }
+}
+
+/* One copy of the body outside timing (probe.S): it must leave ESP and the
+ * loop counter EBP as it found them. */
+void ck_probe(const void *copy);
+extern const uint8_t ck_probe_exit[];
+
+static void probe(const struct bench *b, uint32_t size)
+{
+    ck_timing.stack_top = stack_top();
+    ck_timing.probe_ebp = 0;
+    ck_timing.entry = (uintptr_t)ck_probe_exit;
+    ck_probe(b->copies_end - size);
+    if (ck_timing.end_esp != ck_timing.stack_top)
+        broke(VEC_BODY_ESP, ck_timing.stack_top, ck_timing.end_esp);
+    else if (ck_timing.probe_ebp != CK_PROBE_EBP - 1)
+        broke(VEC_BODY_EBP, CK_PROBE_EBP - 1, ck_timing.probe_ebp);
+    guard_check();
+}
+
 static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size)
 {
+    ck_timing.stack_top = stack_top();
     ck_timing.read_mode = timer.mode;
     ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
     b->fn();
+    if (ck_timing.end_esp != ck_timing.stack_top)
+        broke(VEC_BODY_ESP, ck_timing.stack_top, ck_timing.end_esp);
     if (b->carry) /* the next run goes on where this one stopped (a long pointer chain) */
         ck_timing.regs[4] = ck_timing.carry_esi;
     return timer_elapsed(ck_timing.t0, ck_timing.t1);
@@ -84,7 +122,7 @@ static void take_samples(const struct bench *b, const struct bench *ref, const s
         }
     }
     /* Interleaved, so a slow drift (the core's clock) affects all alike. */
-    for (uint32_t s = 0; s < n; s++) {
+    for (uint32_t s = 0; s < n && !damage.vector; s++) {
         t_empty[s] = run_copies(b, 0, size);
         t_u[s] = run_copies(b, u, size);
         t_2u[s] = run_copies(b, 2 * u, size);
@@ -228,8 +266,17 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         return;
     }
     load_registers(ctx);
-    if (m->cold) {
+    damage = (struct measure_damage){ 0 };
+    guard_arm();
+    if (m->cold) { /* no probe: the first execution is the one measured */
         measure_cold(b, size, m);
+        guard_check();
+        m->damage = damage;
+        return;
+    }
+    probe(b, size);
+    if (damage.vector) {
+        m->damage = damage;
         return;
     }
     if (timer.mode == READ_PIT && !b->loops)
@@ -246,8 +293,10 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         if (ref)
             m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
         analyse(m, m->samples, iters);
-        if (m->stable || m->reruns == 1)
+        if (m->stable || m->reruns == 1 || damage.vector)
             break;
         m->reruns++;
     }
+    guard_check();
+    m->damage = damage;
 }

@@ -19,8 +19,16 @@ struct measure_config {
 #define MEASURE_SAMPLES_MAX 2001
 #define MEASURE_ENSEMBLES 3
 
+/* A contract the body broke, seen by the harness after it ran (no CPU
+ * exception): vector VEC_BODY_ESP, _EBP or _STACK (fault.h), 0 for none;
+ * what the value should have been and what it was. */
+struct measure_damage {
+    uint32_t vector, expected, seen;
+};
+
 struct measurement {
     const char *failed;          /* NULL, or why no result could be taken */
+    struct measure_damage damage; /* then no result either: a fault-like report */
     uint32_t unroll, loops, samples;
     bool cold;
     /* Per-sample t(2U) - t(U): the cost of U*L bodies (ticks). */

@@ -7,7 +7,9 @@
  * executing code is taken for self-modifying code by many CPUs. */
 #ifndef CK_TIMING_PAGE_H
 #define CK_TIMING_PAGE_H
+#ifndef __ASSEMBLER__
 #include <stdint.h>
+#endif
 
 #define CK_STR_(x) #x
 #define CK_STR(x) CK_STR_(x)
@@ -18,9 +20,15 @@
 #define CK_READ_RDTSCP 1  /* LFENCE; RDTSC; LFENCE  ...  RDTSCP; LFENCE */
 #define CK_READ_LFENCE 2  /* LFENCE; RDTSC; LFENCE at both ends (SSE2, no RDTSCP) */
 #define CK_READ_PIT    3  /* no TSC: the 8254's channel 2 latched count (486 and older) */
+#ifndef __ASSEMBLER__
 #if CK_READ_CPUID >= CK_READ_RDTSCP || CK_READ_RDTSCP >= CK_READ_LFENCE
 #error "bench_asm.h branches on CPUID < RDTSCP < LFENCE"
 #endif
+#endif
+
+/* EBP at the probe run's entry (probe.S): any value a body is unlikely to
+ * produce from itself. */
+#define CK_PROBE_EBP 0x40000001
 
 /* Byte offsets of the fields, for the assembler. */
 #define TP_REGS      0   /* eax ebx ecx edx esi edi at body entry */
@@ -29,8 +37,13 @@
 #define TP_T0        32  /* the first counter read */
 #define TP_T1        40  /* the second counter read */
 #define TP_CARRY_ESI 48  /* ESI after the last run (bench .carry) */
-#define TP_ENTRY     56  /* where the unrolled copies are entered */
+#define TP_SAVED_ESP 56  /* the caller's ESP while the body runs on its own stack */
+#define TP_STACK_TOP 60  /* the top of the benchmark stack: ESP at body entry */
+#define TP_END_ESP   64  /* ESP after the second read: must equal TP_STACK_TOP */
+#define TP_PROBE_EBP 68  /* EBP the probe run found (probe.S) */
+#define TP_ENTRY     72  /* where the unrolled copies are entered */
 
+#ifndef __ASSEMBLER__
 struct timing_page {
     uint32_t regs[6];
     uint32_t loops;
@@ -38,9 +51,11 @@ struct timing_page {
     uint64_t t0, t1;
     uint32_t carry_esi;
     uint32_t pad;
+    uint32_t saved_esp, stack_top, end_esp, probe_ebp;
     uintptr_t entry;     /* last: its size differs between 32 and 64 bits */
 } __attribute__((aligned(4096)));
 
 extern struct timing_page ck_timing;
+#endif
 
 #endif

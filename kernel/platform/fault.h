@@ -18,6 +18,13 @@ enum {
     VEC_GP = 13, VEC_PF = 14, VEC_MF = 16, VEC_AC = 17, VEC_MC = 18, VEC_XM = 19,
 };
 
+/* Not CPU exceptions: contracts a benchmark body broke, found by the harness
+ * after it ran (kernel/harness/measure.c): the ESP it left, its EBP (the loop
+ * counter), the guard pattern at the bottom of its stack. Reported like a
+ * fault, outside the CPU's vector range. */
+enum { VEC_BODY_ESP = 0xf0, VEC_BODY_EBP = 0xf1, VEC_BODY_STACK = 0xf2 };
+#define VEC_IS_CPU(v) ((v) < 32)
+
 /* Mnemonic of an exception vector ("#GP"), "#??" for reserved ones. */
 const char *fault_name(unsigned vector);
 
@@ -26,6 +33,7 @@ struct fault_info {
     uint32_t vector, error_code, eip, cs, eflags;
     uint32_t cr0, cr2, cr4;
     uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp;
+    uint32_t expected, seen;  /* VEC_BODY_*: the value it should have been, the one found */
 };
 
 #endif

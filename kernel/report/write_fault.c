@@ -2,8 +2,31 @@
 #include "log.h"
 #include "write.h"
 
+/* A contract a benchmark body broke (fault.h VEC_BODY_*), found by the
+ * harness: no CPU state to show, the value expected and the one found. */
+static void write_body_damage(const char *where, const struct fault_info *info)
+{
+    log_text("FAULT %s in %s: found 0x%08x, expected 0x%08x (benchmark function at 0x%08x); "
+             "the harness restored its stack\n",
+             fault_name(info->vector), where, (unsigned)info->seen, (unsigned)info->expected,
+             (unsigned)info->eip);
+    rec_open("fault");
+    rec_str("where", where);
+    rec_null("vector");
+    rec_str("name", fault_name(info->vector));
+    rec_str("detected_by", "harness");
+    rec_hex("eip", info->eip);
+    rec_hex("expected", info->expected);
+    rec_hex("seen", info->seen);
+    rec_close();
+}
+
 void write_fault(const char *where, const struct fault_info *info)
 {
+    if (!VEC_IS_CPU(info->vector)) {
+        write_body_damage(where, info);
+        return;
+    }
     log_text("FAULT %s (vector %u) in %s: error code 0x%x at EIP 0x%08x\n"
                 "      CR0=0x%08x CR2=0x%08x CR4=0x%08x EFLAGS=0x%08x\n"
                 "      EAX=%08x EBX=%08x ECX=%08x EDX=%08x ESI=%08x EDI=%08x EBP=%08x ESP=%08x\n",

@@ -5,8 +5,9 @@ files into bench/, run `make`, boot the copy's ISO and find the new
 benchmarks' records. Under -icount shift=0 the two-instruction body measures
 exactly 2 ticks, so the record is the new body's, not something else's.
 
-The same copy carries benchmarks that fault (#UD, #GP) between two good
-ones: each fault is reported with where it happened and the suite goes on.
+The same copy carries benchmarks that fault (#UD, #GP) or break the body's
+contract (an unbalanced PUSH, a write to EBP, the loop counter) between two
+good ones: each is reported with where it happened and the suite goes on.
 """
 import os
 import shutil
@@ -36,6 +37,8 @@ BENCH("zz/fault/before", "a good benchmark before the faulting ones", "addl $1, 
 BENCH("zz/fault/ud2", "an invalid opcode in the body", "ud2");
 BENCH("zz/fault/gp", "a bad segment selector in the body", "movw $0x0ff8, %ax \\n movw %ax, %fs",
       .ring0 = true);
+BENCH("zz/fault/esp", "an unbalanced PUSH: ESP is not what the body got", "pushl %eax");
+BENCH("zz/fault/ebp", "the loop counter EBP incremented: timed, the loop would never end", "incl %ebp");
 BENCH("zz/fault/after", "a good benchmark after them", "addl $1, %ecx \\n addl $1, %edx");
 """
 SKIP_DIRS = {"build", ".git", "__pycache__", ".pytest_cache"}
@@ -93,12 +96,18 @@ def test_a_faulting_benchmark_is_reported_and_the_suite_goes_on(dropin_iso, tmp_
     log = boot_copy(dropin_iso, tmp_path, "bench=zz/fault/* samples=5")
     assert_complete(log, status=2)  # complete, a benchmark faulted
     faults = {f["where"]: f for f in log.of_type("fault")}
-    assert set(faults) == {"benchmark zz/fault/ud2", "benchmark zz/fault/gp"}
+    assert set(faults) == {"benchmark zz/fault/ud2", "benchmark zz/fault/gp", "benchmark zz/fault/esp",
+                           "benchmark zz/fault/ebp"}
     assert faults["benchmark zz/fault/ud2"]["vector"] == 6
     assert faults["benchmark zz/fault/gp"]["vector"] == 13
     assert faults["benchmark zz/fault/gp"]["error_code"] == "0xff8"
+    # Contracts broken without a CPU exception, found by the harness.
+    esp, ebp = faults["benchmark zz/fault/esp"], faults["benchmark zz/fault/ebp"]
+    assert esp["name"] == "ESP corrupted" and esp["vector"] is None and esp["detected_by"] == "harness"
+    assert int(esp["seen"], 16) == int(esp["expected"], 16) - 4  # one PUSH
+    assert ebp["name"] == "EBP corrupted" and (ebp["expected"], ebp["seen"]) == ("0x40000000", "0x40000001")
     errors = [n["text"] for n in log.notes(level="error", topic="fault")]
-    assert len(errors) == 2 and all("the suite goes on" in t for t in errors)
+    assert len(errors) == 4 and all("the suite goes on" in t for t in errors)
     results = {r["name"]: r for r in log.of_type("result")}
     assert set(results) == {"zz/fault/before", "zz/fault/after"}
     assert results["zz/fault/before"]["ticks"] == 1.0

@@ -104,12 +104,39 @@ def check_in_benchmark(log, cpu):
     assert faults["benchmark selftest/ss"]["error_code"] == "0x28"  # the selector
 
 
+# Contracts a body breaks, found by the harness (no CPU vector): the record
+# names what broke; EBP is checked by a probe run that enters one copy with
+# EBP = 0x40000001, so an intact counter reads 0x40000000 after the copy's DEC.
+BROKEN = {"ESP corrupted by a benchmark": ("ESP corrupted", "selftest/esp"),
+          "EBP corrupted by a benchmark": ("EBP corrupted", "selftest/ebp"),
+          "stack overflow in a benchmark": ("stack overflow", "selftest/stack")}
+
+
+def check_broken_contracts(log):
+    cases = {r["case"]: r for r in log.of_type("selftest")}
+    faults = {f["where"]: f for f in log.of_type("fault")}
+    for name, (what, bench) in BROKEN.items():
+        r = cases[name]
+        assert r["ok"] is True and r["expected"] == r["seen"] == what and r["vector"] is None
+        assert r["state"] == "restored"
+        f = faults["benchmark " + bench]
+        assert f["name"] == what and f["vector"] is None and f["detected_by"] == "harness"
+    esp = faults["benchmark selftest/esp"]
+    assert esp["seen"] != esp["expected"]
+    ebp = faults["benchmark selftest/ebp"]  # XOR EBP,EBP then DEC EBP
+    assert (ebp["expected"], ebp["seen"]) == ("0x40000000", "0xffffffff")
+    stack = faults["benchmark selftest/stack"]  # 15000 bytes below a 16 KiB stack's top,
+    top = int(esp["expected"], 16)              # inside the guard zone (its lowest 2 KiB)
+    assert int(stack["expected"], 16) == top - 16384 + 2048
+    assert int(stack["seen"], 16) == top - 15000  # the lowest word written: the store's
+
 @pytest.mark.parametrize("cpu", ["486", "pentium", "max"])
 def test_every_vector_inside_a_benchmark_then_exact_results(boot, cpu):
     log = boot(cpu=cpu, icount=0, cmdline="selftest bench=calib/* samples=5")
     assert_complete(log)  # every provoked fault was expected: status 0, no error notes
     assert not log.notes(level="error")
     check_in_benchmark(log, cpu)
+    check_broken_contracts(log)
     # The benchmarks after all those faults measure exactly (-icount shift=0:
     # one tick per instruction of the TSC; a 486 has no TSC, only the PIT).
     if cpu == "486":

@@ -64,6 +64,19 @@ BENCH_PRIVATE(st_xm, "selftest/xm", "SSE zero-divide unmasked, then DIVSS by zer
               "movl $0x3f800000, 4(%esi) \n movss 4(%esi), %xmm1 \n divss %xmm0, %xmm1",
               .ring0 = true, .needs = { FEAT_SSE });
 
+/* Not vectors: contracts a body breaks that the harness must catch
+ * (measure.c's probe run and stack guard) before anything is timed.
+ * ESP pointed into the scratch data: the epilogue takes the caller's ESP
+ * back from the timing page and the harness sees the ESP the body left. */
+BENCH_PRIVATE(st_esp, "selftest/esp", "ESP overwritten", "movl %esi, %esp", .ring0 = true);
+/* EBP, the loop counter, zeroed: timed, the loop would run 2^32 times. */
+BENCH_PRIVATE(st_ebp, "selftest/ebp", "EBP (the loop counter) overwritten", "xorl %ebp, %ebp",
+              .ring0 = true);
+/* A store 15000 bytes below the body's ESP, inside the benchmark stack's
+ * guard zone (its lowest 2 KiB of 16 KiB); ESP itself comes back balanced. */
+BENCH_PRIVATE(st_stack, "selftest/stack", "a store deep below ESP (stack overflow)",
+              "subl $15000, %esp \n movl $0, (%esp) \n addl $15000, %esp", .ring0 = true);
+
 const struct bench_fault ring0_bench_faults[] = {
     { "#DE in a benchmark", &st_de, VEC_DE, false, 2, NULL, NULL },
     { "#DB in a benchmark", &st_db, VEC_DB, true, 0, NULL, NULL },
@@ -83,5 +96,8 @@ const struct bench_fault ring0_bench_faults[] = {
     { "#MF in a benchmark", &st_mf, VEC_MF, false, 1, NULL, NULL },
     { "#XM in a benchmark", &st_xm, VEC_XM, false, 4, NULL,
       "QEMU's TCG (7.2) completes DIVSS with MXCSR.ZM clear without raising #XM" },
+    { "ESP corrupted by a benchmark", &st_esp, VEC_BODY_ESP, false, 0, NULL, NULL },
+    { "EBP corrupted by a benchmark", &st_ebp, VEC_BODY_EBP, false, 0, NULL, NULL },
+    { "stack overflow in a benchmark", &st_stack, VEC_BODY_STACK, false, 0, NULL, NULL },
     { NULL, NULL, 0, false, 0, NULL, NULL },
 };
