@@ -20,11 +20,21 @@ int32_t bench_copy_size(const struct bench *b)
 
 /* The stack every body runs on (bench_asm.h switches to it): 16 KiB, the
  * lowest 2 KiB of it filled with a pattern that must still be there after
- * the measurement. A body's pushes land here, never on the kernel's stack. */
+ * the measurement. A body's pushes land here, never on the kernel's stack.
+ * Below it one page the harness never touches: a platform with paging can
+ * make it not present (measure_stack_guard_page), so that a body running
+ * away with the stack faults there instead of writing over the kernel. */
+#define PAGE_WORDS 1024u
 #define STACK_WORDS 4096u
 #define GUARD_WORDS 512u
 #define GUARD_PATTERN 0x57ac6ad5u
-static uint32_t bench_stack[STACK_WORDS] __attribute__((aligned(64)));
+static uint32_t stack_area[PAGE_WORDS + STACK_WORDS] __attribute__((aligned(4096)));
+static uint32_t *const bench_stack = stack_area + PAGE_WORDS;
+
+uintptr_t measure_stack_guard_page(void)
+{
+    return (uintptr_t)stack_area;
+}
 
 /* The first broken contract seen in this measurement (vector 0: none). */
 static struct measure_damage damage;

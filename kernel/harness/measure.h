@@ -69,6 +69,10 @@ bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100);
 void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
                         uint32_t copies);
 
+/* The 4 KiB page right below the benchmark stack, which the harness never
+ * touches (a platform with paging may unmap it: a runaway push then faults). */
+uintptr_t measure_stack_guard_page(void);
+
 /* Bytes of one copy of the body (0 for an empty body), or -1 when the
  * copies are not all the same size. */
 int32_t bench_copy_size(const struct bench *b);

@@ -28,6 +28,9 @@ struct bench_fault {
     /* When QEMU's TCG runs the body to its end without raising the vector
      * (an emulator gap, not the kernel's): why. NULL: no known gap. */
     const char *tcg_gap;
+    /* Prepares the machine for the case, or says it was not asked for
+     * (false: the case is left out). NULL: always run. */
+    bool (*arm)(void);
 };
 
 /* What the self-test saw of one bench_fault. */

@@ -5,6 +5,7 @@
 #include "cpu_setup.h"
 #include "memory.h"
 #include "fwcfg.h"
+#include "platform/bare/traps/double_fault.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/idt.h"
 #include "lib/kstring.h"
@@ -79,6 +80,7 @@ void kmain(uint32_t magic, const void *info)
     platform_install(&bare);
     gdt_init();
     idt_init();
+    double_fault_init();
     multiboot2_parse(magic, info);
     append_fwcfg_options();
     options_parse(boot_info.cmdline);

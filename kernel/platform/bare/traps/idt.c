@@ -27,3 +27,14 @@ void idt_init(void)
     } __attribute__((packed)) idtr = { sizeof idt - 1, (uint32_t)idt };
     __asm__ volatile("lidt %0" : : "m"(idtr));
 }
+
+/* A task gate (SDM Vol. 3A §6.11, Figure 6-2): the exception switches to the
+ * task whose TSS the selector names, with its own stack (§6.12.2). */
+void idt_set_task_gate(unsigned vector, uint16_t tss_selector)
+{
+    idt[vector].offset_lo = 0;
+    idt[vector].offset_hi = 0;
+    idt[vector].selector = tss_selector;
+    idt[vector].zero = 0;
+    idt[vector].flags = 0x85; /* present, ring 0, task gate */
+}
