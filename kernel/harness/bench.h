@@ -15,9 +15,14 @@
  *   ESI  the scratch data (64 KiB, 4 KiB aligned, on pages of its own)
  *   EDI  ESI + 32 KiB
  *   EAX=1 EBX=1 ECX=1 EDX=0 at entry (a .prepare hook may change them)
- *   ESP  a valid stack: PUSH/POP must balance within one body
+ *   ESP  the harness's benchmark stack (16 KiB): PUSH/POP must balance
+ *        within one body
  * It must not touch EBP (the loop counter), must leave ESI/EDI pointing into
- * the scratch data, and must not write outside it. Anything more elaborate
+ * the scratch data, and must not write outside it. The harness checks what
+ * it can (measure.c): a probe run of one copy before timing must leave ESP
+ * and EBP as they were, every run must end with the ESP it began with, and
+ * the stack's bottom must keep its guard pattern; a body that breaks one is
+ * reported like a fault ("ESP corrupted", "EBP corrupted", "stack overflow"). Anything more elaborate
  * (a pointer chain, a table) is built by a C .prepare hook, outside timing.
  *
  * Optional fields (designated initializers after the body):

@@ -24,6 +24,7 @@
 #include "double_fault.h"
 #include "gdt.h"
 #include "idt.h"
+#include "safe.h"
 
 OPTION_BOOL(overflow, "overflow", false,
             "with selftest: overflow a benchmark's stack on purpose; the run must end with the "
@@ -100,7 +101,9 @@ void double_fault_report(void)
     info.cs = main_tss.cs;
     info.eflags = main_tss.eflags;
     info.cr0 = read_cr0();
-    info.cr2 = read_cr2();
+    info.cr2 = read_cr2(); /* after a #PF: the address that missed */
+    uint32_t cr4 = 0;
+    info.cr4 = read_cr4_safe(&cr4) ? 0 : cr4; /* no CR4 before the Pentium */
     info.eax = main_tss.eax;
     info.ebx = main_tss.ebx;
     info.ecx = main_tss.ecx;
