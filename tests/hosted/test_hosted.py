@@ -284,3 +284,31 @@ def test_raw_option_prints_every_sample():
     assert_complete(log)
     samples = log.one("samples")
     assert len(samples["t0"]) == len(samples["tU"]) == len(samples["t2U"]) == 7
+
+
+# Raised inside a benchmark body (the platform's private self-test
+# benchmarks, measured by the suite under its guard): name -> (mnemonic,
+# vector, trap, body size, length of the last instruction).
+IN_BENCH = {"#DE in a benchmark": ("#DE", 0, False, 6, 2), "#BP in a benchmark": ("#BP", 3, True, 1, 1),
+            "#UD in a benchmark": ("#UD", 6, False, 11, 2), "#GP in a benchmark": ("#GP", 13, False, 10, 2),
+            "#PF in a benchmark": ("#PF", 14, False, 5, 5)}
+
+
+def test_selftest_raises_vectors_inside_benchmarks_and_restores_the_state():
+    log = run("selftest", "bench=calib/empty", "quick")
+    assert_complete(log)
+    cases = {r["case"]: r for r in log.of_type("selftest")}
+    faults = {f["where"]: f for f in log.of_type("fault")}
+    for name, (mnemonic, vector, trap, size, last) in IN_BENCH.items():
+        r = cases[name]
+        assert r["ok"] is True and r["seen"] == mnemonic and r["vector"] == vector, r
+        assert r["state"] == "restored" and r["eip_in_body"] is True
+        assert r["body_offset"] == r["expected_offset"] == (0 if trap else size - last)
+        assert faults["benchmark " + r["bench"]]["vector"] == vector
+    assert faults["benchmark selftest/gp"]["error_code"] == "0xff8"
+    assert cases["#NM in a benchmark"]["seen"] == "not raisable here"
+    for name, what in (("ESP corrupted by a benchmark", "ESP corrupted"),
+                       ("EBP corrupted by a benchmark", "EBP corrupted")):
+        assert cases[name]["ok"] is True and cases[name]["seen"] == what
+        assert faults["benchmark selftest/" + what[:3].lower()]["detected_by"] == "harness"
+    assert "calib/empty" in results_by_name(log)

@@ -20,5 +20,7 @@ void hosted_save_segments(void);
 /* The ring-3 self-test cases (struct platform's faults and msr_selftest). */
 extern const struct provoked_fault ring3_faults[];
 void ring3_msr_selftest(struct selftest_check *c);
+/* bench_faults.c: the vectors raised inside a benchmark body in ring 3. */
+extern const struct bench_fault ring3_bench_faults[];
 
 #endif

@@ -166,6 +166,33 @@ static void after_fault(void)
     }
 }
 
+/* struct platform's state_check: what after_fault puts back, as ring 3 sees it. */
+static const char *state_check(void)
+{
+    uint16_t ds, es, fs, gs;
+    __asm__ volatile("movw %%ds, %0\n movw %%es, %1\n movw %%fs, %2\n movw %%gs, %3"
+                     : "=m"(ds), "=m"(es), "=m"(fs), "=m"(gs));
+    if (ds != start_ds || es != start_es || fs != start_fs || gs != start_gs)
+        return "a segment register differs from the process's";
+    uint32_t flags;
+    __asm__ volatile("pushfl\n popl %0" : "=r"(flags));
+    if (flags & 0x40500)
+        return "EFLAGS.TF, DF or AC set";
+    uint16_t cw, sw;
+    __asm__ volatile("fnstcw %0\n fnstsw %1" : "=m"(cw), "=m"(sw));
+    if ((cw & 0x1f3f) != 0x033f)
+        return "x87 control word not 0x037F";
+    if (sw & 0xbf)
+        return "x87 exception pending";
+    if (cpu_has(cpu, FEAT_SSE)) {
+        uint32_t mxcsr;
+        __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+        if (mxcsr != 0x1f80)
+            return "MXCSR not 0x1F80";
+    }
+    return NULL;
+}
+
 /* Identification in ring 3 needs no privilege: the EFLAGS.AC/ID toggle
  * test works unchanged, the x87 test needs no CR0 access because Linux has
  * the FPU enabled, and CPUID is unprivileged (barring CPUID faulting, which
@@ -190,4 +217,6 @@ struct platform hosted_platform = {
     .timer = { calibrate_tsc, NULL },
     .big_memory = big_memory,
     .after_fault = after_fault,
+    .state_check = state_check,
+    .bench_faults = ring3_bench_faults,
 };
