@@ -112,6 +112,10 @@ void double_fault_report(void)
     info.edi = main_tss.edi;
     info.ebp = main_tss.ebp;
     info.esp = main_tss.esp;
+    /* Paging off again before anything is written: the map covers 32 MiB
+     * only, a framebuffer console may lie above. The map is the identity, so
+     * this code goes on at the same addresses (SDM Vol. 3A §9.9.2). */
+    write_cr0(info.cr0 & ~0x80000000u);
     run_abort_unguarded("double fault (handled by its own task and stack)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
 }
