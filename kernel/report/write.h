@@ -21,6 +21,7 @@ void write_banner(const struct platform *p);
 void write_platform(const struct platform_info *info);     /* the "platform" record */
 void write_platform_said(const char *line);                /* what after_cpu_probe did */
 void write_run_complete(int status);
+void write_help(void);                                     /* option help: every option */
 
 /* Identification (write_cpu.c): the CPU section and the "cpu" record. */
 void write_cpu(const struct cpu_info *c);

@@ -52,7 +52,7 @@ int run_suite(const struct platform *p)
     }
     options_report_problems();
     if (opt_help)
-        options_print_help();
+        write_help();
 
     status = status_worst(status, phase(p, "cpu identification", cpu_probe));
     status = status_worst(status, phase(p, "cpu setup", p->after_cpu_probe ? cpu_setup : NULL));
