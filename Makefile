@@ -129,7 +129,7 @@ isa-check: $(KERNEL)
 	$(PYTHON) scripts/check-isa $(KERNEL)
 
 boot-tests: $(ISO)
-	$(PYTEST) -q tests/boot
+	$(PYTEST) -q -rs --durations=10 tests/boot
 
 check: unit-tests isa-check boot-tests hosted-tests
 
@@ -165,7 +165,7 @@ $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 	@echo "  HLD     $@"
 	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
 hosted-tests: hosted
-	$(PYTEST) -q tests/hosted
+	$(PYTEST) -q -rs --durations=10 tests/hosted
 
 clean:
 	rm -rf $(BUILD)
