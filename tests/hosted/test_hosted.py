@@ -4,6 +4,7 @@ bench/ files as a Linux program in ring 3, asserted on its parsed JSON log.
 No timing thresholds here: this machine's numbers go in notes, not in CI.
 Runs are cached per argument list within one pytest session.
 """
+import errno
 import os
 import re
 import subprocess
@@ -26,8 +27,16 @@ def run(*args, timeout=300):
         return _cache[args]
     if not os.path.exists(RUNNER):
         pytest.fail(f"{RUNNER} missing: run make hosted first")
-    proc = subprocess.run([RUNNER, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=timeout)
+    try:
+        proc = subprocess.run([RUNNER, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=timeout)
+    except OSError as e:
+        if e.errno == errno.ENOEXEC:
+            # The machine, not the runner: a Linux kernel built without IA-32
+            # emulation (or booted with ia32_emulation=0) runs no 32-bit program.
+            pytest.skip(f"this kernel cannot execute the 32-bit {os.path.relpath(RUNNER, ROOT)} "
+                        f"({e.strerror}): no IA-32 emulation")
+        raise
     log = cyclekit_log.parse(proc.stdout)
     log.rc = proc.returncode
     log.stderr = proc.stderr.decode("utf-8", "replace")
