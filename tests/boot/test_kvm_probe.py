@@ -7,6 +7,7 @@ behaves like one: refuses `-cpu host` the way QEMU 7.2 does there, hangs,
 or exits 1 at start, and otherwise hands over to the real QEMU.
 """
 import os
+import shutil
 import stat
 
 import pytest
@@ -114,7 +115,7 @@ case " $* " in
     echo "qemu-system-i386: -accel kvm: failed to initialize kvm: No such file or directory" >&2
     exit 1 ;;
 esac
-exec /usr/bin/qemu-system-i386 "$@"
+exec @REAL_QEMU@ "$@"
 """.replace("@MSR_ERROR@", MSR_ERROR).replace("@MSR_ASSERT@", MSR_ASSERT.replace("`", "\\`"))
 
 
@@ -123,7 +124,9 @@ def fake_qemu(tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()
     fake = bindir / "qemu-system-i386"
-    fake.write_text(FAKE_QEMU)
+    real = shutil.which("qemu-system-i386")
+    assert real, "qemu-system-i386 not found (apt-get install qemu-system-x86)"
+    fake.write_text(FAKE_QEMU.replace("@REAL_QEMU@", real))
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     env = dict(os.environ, PATH=f"{bindir}:{os.environ['PATH']}")
 
