@@ -25,7 +25,8 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
 
 
 def test_uefi_boot_through_ovmf(boot):
-    log = boot(cpu="max", qemu="x86_64", uefi=True)
+    # The self-test's UEFI boot (test_faults): one OVMF boot shows both.
+    log = boot(cpu="max", qemu="x86_64", uefi=True, cmdline="selftest")
     assert_complete(log)
     plat = log.one("platform")
     assert plat["firmware"] == "uefi"

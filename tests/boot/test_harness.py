@@ -8,7 +8,7 @@ empty body). The calib/ names are the kernel's (`list`), N is read off the
 assembled body (build/cyclekit.elf)."""
 import pytest
 
-from conftest import assert_complete, bodies, group, kvm_boot
+from conftest import assert_complete, bodies, group, kvm_boot, suite_boot
 
 # The harness's own references, named in the assertions below.
 REFERENCES = {"calib/add_chain", "calib/empty", "calib/alu3", "calib/alu7"}
@@ -46,7 +46,7 @@ def test_icount_cycles_are_exact_on_a_pentium(boot):
 
 def test_icount_cycle_estimate_uses_the_add_chain(boot):
     """Elsewhere cycles are estimated from the ADD chain (1 tick per ADD here)."""
-    log = boot(cpu="max", icount=0, cmdline="bench=calib/* samples=9")
+    log = suite_boot("max", icount=0)   # the whole suite's -icount boot (test_suite_matrix)
     assert_complete(log)
     assert log.one("trust")["add_ticks"] == 1
     r = {r["name"]: r for r in log.of_type("result")}["calib/alu7"]
