@@ -192,6 +192,39 @@ static void test_lists_are_capped(void **state)
     assert_int_equal(f.reads, 3 * 8192);
 }
 
+static bool even(uint32_t msr)
+{
+    return msr % 2 == 0;
+}
+
+/* Every list full in every range: the largest record there is, still one
+ * JSON line (longer than the log's line buffer) that names what it left out. */
+static void test_largest_record(void **state)
+{
+    (void)state;
+    struct fake f;
+    fake_init(&f, even);
+    msrscan_all(&f.ops, NULL, &scan);
+    for (unsigned i = 0; i < 3; i++) {
+        assert_int_equal(scan.range[i].nruns, MSRSCAN_RUNS_MAX);
+        assert_int_equal(scan.range[i].runs_more, 4096 - MSRSCAN_RUNS_MAX);
+        assert_int_equal(scan.range[i].values_more, 4096 - MSRSCAN_VALUES_MAX);
+    }
+    capture_reset();
+    log_reset();
+    write_msrscan(&scan);
+    const char *m = capture_machine();
+    size_t len = strlen(m);
+    assert_true(len > 16384 && len < 40000);
+    assert_ptr_equal(strchr(m, '\n'), m + len - 1);
+    assert_null(strstr(m, "[\"0xc0011ffe\",\"0xc0011ffe\"]"));   /* beyond the cap: not listed */
+    assert_non_null(strstr(m, "[\"0xc00100fe\",\"0xc00100fe\"]],\"runs_more\":3968,"));
+    assert_non_null(strstr(m, "\"0xc00100fe\":\"0x100c00100ff\"},\"values_more\":3968}]}\n"));
+    assert_non_null(strstr(capture_human(), " (3968 more runs)\n"));
+    assert_non_null(strstr(capture_human(), " (3968 more)\n"));
+    assert_int_equal(f.writes, 0);
+}
+
 static bool nothing(uint32_t msr)
 {
     (void)msr;
@@ -283,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_exactly_the_present_msrs),
         cmocka_unit_test(test_zero_reads_are_present),
         cmocka_unit_test(test_lists_are_capped),
+        cmocka_unit_test(test_largest_record),
         cmocka_unit_test(test_refused_stops_at_the_first_read),
         cmocka_unit_test(test_no_rdmsr_reads_nothing),
         cmocka_unit_test(test_records),
