@@ -73,15 +73,21 @@ def check_well_formed(rec):
             assert len(values) == rng["present"] - rng["zero"]
 
 
-def check_agrees_with_selftest(log, rec):
-    """A nonexistent MSR read as 'none' (TCG) means nothing faults; a #GP
-    means missing MSRs fault with #GP."""
+def check_agrees_with_selftest(log, rec, accel):
+    """The self-test's read of a nonexistent MSR in the same boot: a #GP
+    there means the missing MSRs of the scan fault with #GP too. 'none'
+    under TCG is its read-as-0 helper, which (in this QEMU) covers every
+    index: nothing faults. Under KVM, 'none' means the host ignores unknown
+    MSRs (kvm.ignore_msrs), which need not cover every index."""
     seen = {r["case"]: r for r in log.of_type("selftest")}["rdmsr of a nonexistent MSR"]["seen"]
-    if seen == "none":
+    if seen == "#GP":
+        assert rec["fault_vectors"] == ["#GP"] and rec["faults"] > 0
+    elif accel == "tcg":
+        assert seen == "none"
         assert rec["faults"] == 0 and rec["fault_vectors"] == []
         assert all(runs_of(r) == [(a, b)] for r, (a, b) in zip(rec["ranges"], RANGES))
     else:
-        assert seen == "#GP" and rec["fault_vectors"] == ["#GP"] and rec["faults"] > 0
+        assert seen == "none" and rec["fault_vectors"] in ([], ["#GP"])
 
 
 def text_of(log):
@@ -98,7 +104,7 @@ def test_scan_under_tcg(boot, cpu):
     log = boot(cpu=cpu, cmdline=SCAN, timeout=timeout("tcg"))
     rec = scan_of(log)
     check_well_formed(rec)
-    check_agrees_with_selftest(log, rec)
+    check_agrees_with_selftest(log, rec, "tcg")
     check_order(log)
     assert log.notes(level="error") == []
     assert [f for f in log.of_type("fault") if f["where"] == "msr scan"] == []
@@ -152,8 +158,9 @@ def test_scan_under_kvm(boot):
     log = kvm_boot(boot, SCAN)
     rec = scan_of(log)
     check_well_formed(rec)
-    check_agrees_with_selftest(log, rec)
+    check_agrees_with_selftest(log, rec, "kvm")
     check_order(log)
+    assert [f for f in log.of_type("fault") if f["where"] == "msr scan"] == []
     assert present(rec, 0x10)
     assert int(rec["ranges"][0]["values"]["0x10"], 16) > 0   # the TSC runs
     assert rec["ranges"][0]["values"]["0x1b"] == APIC_BASE_BSP
