@@ -287,15 +287,16 @@ def kvm():
     return _kvm
 
 
-def kvm_boot(cmdline=KVM_PROBE, host_cpu=False, **kw):
+def kvm_boot(cmdline=KVM_PROBE, host_cpu=False, extra_seconds=0, **kw):
     """A KVM boot of the probed CPU model, or a skip with the probe's reason.
-    host_cpu: the test is about the host CPU itself; skip on the fallback model."""
+    host_cpu: the test is about the host CPU itself; skip on the fallback model.
+    extra_seconds: work the probe's time does not account for (e.g. a sweep)."""
     k = kvm()
     if not k.ok:
         pytest.skip(f"KVM boots not testable here: {k.reason}")
     if host_cpu and not k.host:
         pytest.skip(f"this test is about the host CPU under KVM; only -cpu {k.cpu} starts here ({k.reason})")
-    return run_boot(accel="kvm", cpu=k.cpu, cmdline=cmdline, timeout=k.timeout(cmdline), **kw)
+    return run_boot(accel="kvm", cpu=k.cpu, cmdline=cmdline, timeout=k.timeout(cmdline) + extra_seconds, **kw)
 
 
 # ---- shared boots -----------------------------------------------------------
