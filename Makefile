@@ -137,7 +137,7 @@ layout-check: $(KERNEL)
 	$(PYTHON) scripts/check-layout --objects $(BUILD)/k
 
 boot-tests: $(ISO)
-	$(PYTEST) -q tests/boot
+	$(PYTEST) -q -rs --durations=10 tests/boot
 
 # Every P5 expectation in bench/ against the P5 pairing model (scripts/p5model.py).
 model-tests:
@@ -177,7 +177,7 @@ $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 	@echo "  HLD     $@"
 	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
 hosted-tests: hosted
-	$(PYTEST) -q tests/hosted
+	$(PYTEST) -q -rs --durations=10 tests/hosted
 
 clean:
 	rm -rf $(BUILD)

@@ -62,8 +62,13 @@ int options_parse(const char *cmdline);
 /* Reports the problems found by options_parse as notes, then forgets them. */
 void options_report_problems(void);
 
-/* The readable table of every option with its default and current value. */
-void options_print_help(void);
+/* Every registered option, for the help table (report/write_options.c). */
+const struct option *options_begin(void);
+const struct option *options_end(void);
+/* "200", "com1", "on", "\"*\"": the default as a user would type it. */
+void option_describe_default(const struct option *o, char *buf, size_t size);
+/* " [1..100000]", " [auto|on|off]", or "" when any value of the kind goes. */
+void option_describe_choices(const struct option *o, char *buf, size_t size);
 
 /* Every option back to its default (tests; a new parse starts from here too). */
 void options_reset(void);

@@ -207,22 +207,25 @@ void options_report_problems(void)
     nproblems = nproblems_total = 0;
 }
 
-void options_print_help(void)
+const struct option *options_begin(void) { return __start_ck_options; }
+const struct option *options_end(void) { return __stop_ck_options; }
+
+void option_describe_default(const struct option *o, char *buf, size_t size)
 {
-    log_text("Options (key=value on the GRUB command line):\n");
-    for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++) {
-        char def[48], choices[160] = "";
-        describe_default(o, def, sizeof def);
-        if (o->kind == OPTION_ENUM || (o->kind == OPTION_UINT && o->names)) {
-            size_t len = 0;
-            for (const struct option_name *nm = o->names; nm && nm->name; nm++)
-                len += (size_t)ksnprintf(choices + len, len < sizeof choices ? sizeof choices - len : 0,
-                                         "%s%s", nm == o->names ? " [" : "|", nm->name);
-            if (len < sizeof choices)
-                ksnprintf(choices + len, sizeof choices - len, "]");
-        } else if (o->kind == OPTION_UINT) {
-            ksnprintf(choices, sizeof choices, " [%u..%u]", (unsigned)o->min, (unsigned)o->max);
-        }
-        log_text("  %-16s %s (default %s)%s\n", o->key, o->help, def, choices);
+    describe_default(o, buf, size);
+}
+
+void option_describe_choices(const struct option *o, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (o->kind == OPTION_ENUM || (o->kind == OPTION_UINT && o->names)) {
+        size_t len = 0;
+        for (const struct option_name *nm = o->names; nm && nm->name; nm++)
+            len += (size_t)ksnprintf(buf + len, len < size ? size - len : 0, "%s%s",
+                                     nm == o->names ? " [" : "|", nm->name);
+        if (len < size)
+            ksnprintf(buf + len, size - len, "]");
+    } else if (o->kind == OPTION_UINT) {
+        ksnprintf(buf, size, " [%u..%u]", (unsigned)o->min, (unsigned)o->max);
     }
 }

@@ -6,6 +6,7 @@
 #define CK_WRITE_H
 #include <stdbool.h>
 #include "cpu/cpu.h"
+#include "cpu/msrscan.h"
 #include "harness/bench.h"
 #include "harness/measure.h"
 #include "harness/result.h"
@@ -21,9 +22,23 @@ void write_banner(const struct platform *p);
 void write_platform(const struct platform_info *info);     /* the "platform" record */
 void write_platform_said(const char *line);                /* what after_cpu_probe did */
 void write_run_complete(int status);
+void write_help(void);                                     /* option help: every option */
 
 /* Identification (write_cpu.c): the CPU section and the "cpu" record. */
 void write_cpu(const struct cpu_info *c);
+
+/* The MSR sweep, option msrscan (write_msrscan.c): a heading, a readable line
+ * before each range is read (progress), then the section and one record:
+ * {"type":"msrscan","status":"scanned"|"skipped"|"refused","reason":..,
+ *  "refusal":"0x..","refused_msr":"0x..",          (refused only)
+ *  "read":N,"present":N,"faults":N,"fault_vectors":["#GP"],
+ *  "ranges":[{"first":"0x0","last":"0x1fff","read":N,"present":N,"zero":N,"faults":N,
+ *             "runs":[["0x10","0x11"],...],"runs_more":N,
+ *             "values":{"0x10":"0x..",...},"values_more":N}]}   (scanned only)
+ * runs: consecutive MSRs read without a fault; values: those that read non-zero. */
+void write_msrscan_heading(void);
+void write_msrscan_progress(const struct msrscan_range *r);
+void write_msrscan(const struct msrscan *s);
 
 /* Faults and the self-test (write_fault.c, write_selftest.c) */
 void write_fault(const char *where, const struct fault_info *info);

@@ -9,53 +9,108 @@ A boot that selects no benchmarks (no bench=, list or sweep= in its
 cmdline) runs only the harness's calib/* group with few samples: tests
 about booting, faults or options need a complete run, not the whole suite.
 Pass full=True for the whole suite.
+
+Benchmark names come from the kernel itself: `declared()` is the `list`
+boot's names, `group("p5/")` those under a prefix, and `bodies()` what each
+body is (instructions, straight-line or not), read from the built ELF. No
+test repeats a list of benchmarks.
+
+Timeouts are derived from the work a boot asks for (firmware, -icount,
+benchmarks selected, samples), with a wide margin for a loaded machine: a
+timeout only tells a hang from a run, it is never a measurement.
+
+KVM: `kvm()` boots the smallest KVM run once per session (KVM_PROBE, within
+KVM_PROBE_TIMEOUT seconds). Where QEMU cannot start under KVM, crashes
+without a kernel status, or does not finish in time, every KVM test skips
+with what was measured (QEMU's first error line, or the time bound).
 """
+import fnmatch
 import os
+import re
 import subprocess
 import sys
+import time
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import cyclekit_log  # noqa: E402
+import bench_bodies  # noqa: E402
 
 ISO = os.path.join(ROOT, "build", "cyclekit.iso")
+ELF = os.path.join(ROOT, "build", "cyclekit.elf")
 RUNNER = os.path.join(ROOT, "scripts", "run-qemu")
 LOGDIR = os.path.join(ROOT, "build", "boot-logs")
-
-
-def kvm_status():
-    if not os.path.exists("/dev/kvm"):
-        return False, "/dev/kvm does not exist on this machine"
-    try:
-        os.close(os.open("/dev/kvm", os.O_RDWR))
-    except OSError as e:
-        return False, f"/dev/kvm cannot be opened ({e.strerror})"
-    return True, ""
-
-
-_cache = {}
-
+EXIT_TIMEOUT, EXIT_NO_STATUS, EXIT_NO_START = 124, 125, 126
 
 SMALL_SUITE = "bench=calib/* samples=9"
 
+# ---- timeouts from the work asked for ---------------------------------------
+# Seconds on an idle 2-core machine under QEMU 7.2 TCG (measured Nov 2026:
+# a BIOS boot to the first benchmark ~1 s, OVMF ~6 s, -icount's PIT
+# calibration ~5 s more, a sample of 0/U/2U 10-30 ms), then SLACK times that:
+# a loaded machine runs QEMU several times slower, and a timeout is there to
+# stop a hang, not to judge speed.
+BOOT_S = {"bios": 2.0, "uefi": 8.0}
+ICOUNT_S = 6.0
+PER_BENCH_S = 0.1          # selection, requirements, prepare (a 64 MiB chain), warm-up
+PER_SAMPLE_S = 0.03
+DEFAULT_SAMPLES = 201      # kernel/harness/suite.c
+QUICK_SAMPLES = 31
+SLACK = 10
+MIN_TIMEOUT = 60
 
-def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=None,
-             timeout=240, memory=128, full=False):
-    if not full and not any(w.startswith(("bench=", "sweep=")) or w == "list" for w in cmdline.split()):
-        cmdline = (cmdline + " " + SMALL_SUITE).strip()
-    key = (cpu, qemu, accel, uefi, cmdline, icount, memory)
-    if key in _cache:
-        return _cache[key]
-    if not os.path.exists(ISO):
-        pytest.fail(f"{ISO} missing: run make first")
-    os.makedirs(LOGDIR, exist_ok=True)
-    name = "-".join(str(p) for p in (cpu or "default", qemu or "auto", accel, "uefi" if uefi else "bios",
-                                      icount if icount is not None else "", cmdline) if p != "")
-    name = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)[:120]
-    log_path = os.path.join(LOGDIR, name + ".log")
-    cmd = [sys.executable, RUNNER, "--iso", ISO, "--quiet", "--log", log_path,
+
+def _words(cmdline):
+    return dict(w.split("=", 1) if "=" in w else (w, True) for w in cmdline.split())
+
+
+def selected(cmdline, full=False):
+    """How many benchmarks a cmdline runs, by the kernel's own glob rules
+    over the names `list` prints (0 for a list boot)."""
+    w = _words(cmdline)
+    if "list" in w:
+        return 0
+    if "bench" in w:
+        globs = [g for g in w["bench"].split(",") if g]
+        return sum(1 for n in declared() if any(fnmatch.fnmatchcase(n, g) for g in globs))
+    return len(declared()) if full else 0
+
+
+def work_seconds(cmdline, uefi=False, icount=None, full=False, n=None):
+    """What a boot costs on an idle machine (see BOOT_S above), in seconds;
+    n: the benchmarks it runs, when they are not the kernel's declared ones."""
+    w = _words(cmdline)
+    samples = 1 if "cold" in w else int(w["samples"]) if str(w.get("samples", "")).isdigit() \
+        else QUICK_SAMPLES if "quick" in w else DEFAULT_SAMPLES
+    n = (selected(cmdline, full) if n is None else n) + (1 if "sweep" in w else 0)
+    return (BOOT_S["uefi" if uefi else "bios"] + (ICOUNT_S if icount is not None else 0)
+            + n * (PER_BENCH_S + samples * PER_SAMPLE_S))
+
+
+def tcg_timeout(cmdline, uefi=False, icount=None, full=False, n=None):
+    return max(MIN_TIMEOUT, round(SLACK * work_seconds(cmdline, uefi, icount, full, n)))
+
+
+# ---- one boot ---------------------------------------------------------------
+
+def first_error(stderr, rc):
+    """QEMU's (or the runner's) first error line: why a boot did not run."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for pick in (lambda l: l.startswith("qemu-system-") and ": warning:" not in l,
+                 lambda l: l.startswith("run-qemu:"),
+                 lambda l: True):
+        for line in lines:
+            if pick(line):
+                return line
+    return f"run-qemu exited {rc} with nothing on stderr"
+
+
+def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="", icount=None,
+             memory=128, timeout=MIN_TIMEOUT, env=None, iso=ISO):
+    """Boot once (uncached); the parsed log with .rc, .path, .stderr, .seconds."""
+    cmd = [sys.executable, RUNNER, "--iso", iso, "--quiet", "--log", log_path,
            "--accel", accel, "--timeout", str(timeout), "--memory", str(memory)]
     if cpu:
         cmd += ["--cpu", cpu]
@@ -67,12 +122,44 @@ def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=No
         cmd += ["--cmdline", cmdline]
     if icount is not None:
         cmd += ["--icount", str(icount)]
+    if os.path.exists(log_path):
+        os.unlink(log_path)
+    start = time.monotonic()
     proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=timeout + 30)
+                          stderr=subprocess.PIPE, timeout=timeout + 30, env=env)
+    seconds = time.monotonic() - start
     log = cyclekit_log.parse_file(log_path) if os.path.exists(log_path) else cyclekit_log.parse(b"")
     log.rc = proc.returncode
     log.path = log_path
     log.stderr = proc.stderr.decode("utf-8", "replace")
+    log.seconds = seconds
+    return log
+
+
+_cache = {}
+
+
+def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=None,
+             timeout=None, memory=128, full=False):
+    if not full and not any(w.startswith(("bench=", "sweep=")) or w == "list" for w in cmdline.split()):
+        cmdline = (cmdline + " " + SMALL_SUITE).strip()
+    # run-qemu's default binary: one boot serves tests that name it and tests that do not.
+    qemu = qemu or ("x86_64" if uefi or accel == "kvm" else "i386")
+    key = (cpu, qemu, accel, uefi, cmdline, icount, memory)
+    if key in _cache:
+        return _cache[key]
+    if not os.path.exists(ISO):
+        pytest.fail(f"{ISO} missing: run make first")
+    if timeout is None:
+        assert accel == "tcg", "KVM boots take their timeout from kvm().timeout()"
+        timeout = tcg_timeout(cmdline, uefi, icount, full)
+    os.makedirs(LOGDIR, exist_ok=True)
+    name = "-".join(str(p) for p in (cpu or "default", qemu, accel, "uefi" if uefi else "bios",
+                                      icount if icount is not None else "", memory, cmdline) if p != "")
+    name = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)[:120]
+    log = run_qemu(os.path.join(LOGDIR, name + ".log"), accel=accel, cpu=cpu, qemu=qemu, uefi=uefi,
+                   cmdline=cmdline, icount=icount, memory=memory, timeout=timeout)
+    log.timeout = timeout
     _cache[key] = log
     return log
 
@@ -87,3 +174,145 @@ def assert_complete(log, status=0):
     assert log.complete, f"{log.path}: {log.problems}\n{log.stderr}"
     assert log.status == status, f"{log.path}: end status {log.status}, expected {status}"
     assert log.rc == status, f"{log.path}: runner exit {log.rc}, expected {status}\n{log.stderr}"
+
+
+# ---- the benchmarks the kernel declares -------------------------------------
+
+_declared = None
+_bodies = None
+
+
+def declared():
+    """Every benchmark name, in the order the kernel runs them (`list`)."""
+    global _declared
+    if _declared is None:
+        listing = run_boot(cpu="max", cmdline="list", timeout=MIN_TIMEOUT)
+        assert_complete(listing)
+        names = [b["name"] for b in listing.of_type("bench")]
+        assert names, f"{listing.path}: `list` printed no bench records"
+        assert len(names) == len(set(names)), "benchmark names must be unique"
+        _declared = names
+    return _declared
+
+
+def group(prefix):
+    """The declared names under a prefix ("p5/", "sys/cpuid/"), in run order."""
+    names = [n for n in declared() if n.startswith(prefix)]
+    assert names, f"no benchmark is declared under {prefix!r}"
+    return names
+
+
+def bodies():
+    """{name: bench_bodies.Body}: instructions per body, read from build/cyclekit.elf."""
+    global _bodies
+    if _bodies is None:
+        _bodies = bench_bodies.read_bodies(ELF, declared())
+    return _bodies
+
+
+# ---- KVM --------------------------------------------------------------------
+
+# The smallest KVM run that shows anything: the platform, cpu, pmu, timer and
+# trust records and one result. The KVM tests that need no more share it.
+KVM_PROBE = "bench=calib/empty samples=5"
+KVM_PROBE_TIMEOUT = float(os.environ.get("CK_KVM_PROBE_TIMEOUT", "60"))
+# The host CPU is what a KVM boot is about (its identity, its counters). On
+# an emulating hypervisor (kvm-pvm) QEMU cannot start with -cpu host: it
+# writes the host's IA32_ARCH_CAPABILITIES (MSR 0x10a) into the vCPU and
+# aborts when that is refused. `max` under KVM carries the same MSR value; a
+# plain named model has none, so it is the fallback. Tests about the host's
+# own CPU skip on the fallback.
+KVM_CPUS = tuple(os.environ.get("CK_KVM_CPUS", "host kvm64").split())
+KVM_SLACK = 4
+
+
+class KvmProbe:
+    def __init__(self, ok, reason="", cpu=None, seconds=None, log=None, tried=()):
+        self.ok = ok            # KVM boots can be asserted on
+        self.reason = reason    # why not (or why not the host CPU), as measured
+        self.cpu = cpu          # the -cpu model the KVM tests use
+        self.seconds = seconds  # how long the probe boot took
+        self.log = log
+        self.tried = list(tried)
+
+    @property
+    def host(self):
+        return self.ok and self.cpu == "host"
+
+    def timeout(self, cmdline, full=False):
+        """A KVM boot's timeout: the probe's bound (and what the probe took,
+        KVM_SLACK times), scaled by the work asked for against the probe's."""
+        ratio = work_seconds(cmdline, full=full) / work_seconds(KVM_PROBE)
+        return round(max(1.0, ratio) * max(KVM_PROBE_TIMEOUT, KVM_SLACK * (self.seconds or 0)))
+
+
+def probe_kvm(run, cpus=KVM_CPUS, bound=KVM_PROBE_TIMEOUT):
+    """Decide whether KVM boots can be tested here, by booting.
+
+    run(cpu, timeout) boots KVM_PROBE and returns a log with .rc, .stderr and
+    .seconds. A CPU model is tried after the previous one only when QEMU
+    itself refused it (its error line names the reason): a slow or missing
+    KVM is not a matter of the model."""
+    tried = []
+    for cpu in cpus:
+        log = run(cpu, bound)
+        if log.rc == EXIT_TIMEOUT:
+            tried.append((cpu, f"KVM boot took longer than {bound:g} s ({KVM_PROBE})"))
+            break
+        if log.rc not in (EXIT_NO_STATUS, EXIT_NO_START):
+            # A kernel status: the kernel ran to its end. A wrong status or a
+            # cut log is the kernel's business: the tests run and fail with it.
+            why = "; ".join(f"-cpu {c}: {r}" for c, r in tried)
+            return KvmProbe(True, why, cpu=cpu, seconds=log.seconds, log=log, tried=tried)
+        why = first_error(log.stderr, log.rc)
+        if log.records:
+            why = f"QEMU ended without a kernel status after {len(log.records)} records ({why})"
+        tried.append((cpu, why))
+        qemu_refused = any(line.startswith("qemu-system-") for line in log.stderr.splitlines())
+        if log.records or not qemu_refused:
+            break  # the kernel ran, or the runner refused before QEMU (no /dev/kvm): no model helps
+    return KvmProbe(False, "; ".join(f"-cpu {c}: {r}" for c, r in tried), tried=tried)
+
+
+_kvm = None
+
+
+def kvm():
+    """The session's KVM probe (booted once)."""
+    global _kvm
+    if _kvm is None:
+        def run(cpu, timeout):
+            return run_boot(accel="kvm", cpu=cpu, cmdline=KVM_PROBE, timeout=timeout)
+        _kvm = probe_kvm(run)
+    return _kvm
+
+
+def kvm_boot(cmdline=KVM_PROBE, host_cpu=False, extra_seconds=0, **kw):
+    """A KVM boot of the probed CPU model, or a skip with the probe's reason.
+    host_cpu: the test is about the host CPU itself; skip on the fallback model.
+    extra_seconds: work the probe's time does not account for (e.g. a sweep)."""
+    k = kvm()
+    if not k.ok:
+        pytest.skip(f"KVM boots not testable here: {k.reason}")
+    if host_cpu and not k.host:
+        pytest.skip(f"this test is about the host CPU under KVM; only -cpu {k.cpu} starts here ({k.reason})")
+    return run_boot(accel="kvm", cpu=k.cpu, cmdline=cmdline, timeout=k.timeout(cmdline) + extra_seconds, **kw)
+
+
+# ---- shared boots -----------------------------------------------------------
+
+# The whole suite, briefly, on one CPU model: test_suite_matrix asserts every
+# benchmark's outcome on it, and each group's tests read their group from the
+# same boot instead of booting the group again.
+SUITE = "samples=5"
+
+
+def suite_boot(cpu, qemu=None, icount=None):
+    return run_boot(cpu=cpu, qemu=qemu, cmdline=SUITE, icount=icount, full=True)
+
+
+def listing(cpu, qemu=None):
+    """`list` on a CPU model: which benchmarks can run there, and why not."""
+    log = run_boot(cpu=cpu, qemu=qemu, cmdline="list")
+    assert_complete(log)
+    return {b["name"]: b for b in log.of_type("bench")}

@@ -4,12 +4,14 @@ Under QEMU's -icount shift=0 the TSC advances one tick per instruction, so
 after overhead removal a body of N straight-line instructions must measure
 exactly N ticks per iteration, and the empty body exactly 0, for any unroll
 count U and loop count L, by both methods (n-versus-2n and against the
-empty body)."""
+empty body). The calib/ names are the kernel's (`list`), N is read off the
+assembled body (build/cyclekit.elf)."""
 import pytest
 
-from conftest import assert_complete, kvm_status
+from conftest import assert_complete, bodies, group, kvm_boot, suite_boot
 
-CALIB = {"calib/add_chain": 1, "calib/empty": 0, "calib/alu3": 3, "calib/alu7": 7}
+# The harness's own references, named in the assertions below.
+REFERENCES = {"calib/add_chain", "calib/empty", "calib/alu3", "calib/alu7"}
 SHAPES = [(1, 1), (3, 17), (8, 100), (32, 5)]
 
 
@@ -18,9 +20,11 @@ def test_icount_bodies_measure_their_instruction_count(boot, unroll, loops):
     log = boot(cpu="pentium", icount=0, cmdline=f"bench=calib/* unroll={unroll} loops={loops} samples=9")
     assert_complete(log)
     results = {r["name"]: r for r in log.of_type("result")}
-    assert set(results) == set(CALIB)
-    for name, n in CALIB.items():
-        r = results[name]
+    assert list(results) == group("calib/")
+    assert REFERENCES <= set(results)
+    for name, r in results.items():
+        n = bodies()[name].insns
+        assert bodies()[name].straight, bodies()[name]
         assert (r["unroll"], r["loops"], r["samples"]) == (unroll, loops, 9)
         assert r["ticks"] == n, name
         assert r["ticks_min"] == n, name
@@ -28,6 +32,7 @@ def test_icount_bodies_measure_their_instruction_count(boot, unroll, loops):
         assert r["methods_agree"] is True
         assert r["stats"]["stddev"] == 0 and r["stats"]["min"] == r["stats"]["max"] == n
         assert r["negative"] == 0 and r["stable"] is True
+    assert (results["calib/empty"]["ticks"], results["calib/alu7"]["ticks"]) == (0, 7)
     assert results["calib/alu7"]["ticks_per_insn"] == 1
 
 
@@ -41,7 +46,7 @@ def test_icount_cycles_are_exact_on_a_pentium(boot):
 
 def test_icount_cycle_estimate_uses_the_add_chain(boot):
     """Elsewhere cycles are estimated from the ADD chain (1 tick per ADD here)."""
-    log = boot(cpu="max", icount=0, cmdline="bench=calib/* samples=9")
+    log = suite_boot("max", icount=0)   # the whole suite's -icount boot (test_suite_matrix)
     assert_complete(log)
     assert log.one("trust")["add_ticks"] == 1
     r = {r["name"]: r for r in log.of_type("result")}["calib/alu7"]
@@ -101,16 +106,25 @@ def test_tcg_timings_are_marked_untrustworthy(boot):
     assert add["verdict"] in ("untrusted timing", "no expectation")
 
 
-def test_kvm_timings_are_marked_untrustworthy(boot):
-    ok, why = kvm_status()
-    if not ok:
-        pytest.skip(f"KVM not usable here: {why}")
-    log = boot(accel="kvm", cmdline="bench=calib/* samples=9")
+def test_kvm_trust_verdict_follows_its_add_chain():
+    """Under KVM the verdict is the one kernel/harness/trust.c draws from the
+    ADD chain it measured and recorded (0.2 to 4 ticks per ADD is plausible).
+    An emulating KVM (kvm-pvm) and real hardware differ in the number, not in
+    the rule, so the rule is what is checked, never this machine's timing."""
+    log = kvm_boot()
     assert_complete(log)
     t = log.one("trust")
-    # This machine's KVM emulates ring 0: a dependent ADD costs far more than a tick.
-    assert t["trusted"] is False, t
-    assert "1000 dependent ADDs cost" in t["why"]
+    assert t["add_ticks"] is not None and t["add_ticks"] > 0, t
+    per1000 = round(t["add_ticks"] * 1000)
+    if 0.2 <= t["add_ticks"] <= 4.0:
+        assert t["trusted"] is True, t
+        assert t["why"] == (f"plausible (1000 dependent ADDs: {per1000} ticks), "
+                            "but a hypervisor (KVMKVMKVM) may disturb samples"), t
+    else:
+        assert t["trusted"] is False, t
+        assert t["why"] == (f"1000 dependent ADDs cost {per1000} ticks (about 1000 expected): "
+                            "the hypervisor emulates or traps this code"), t
+    assert {r["trusted"] for r in log.of_type("result")} == {t["trusted"]}
 
 
 def test_selection_by_glob_and_list(boot):
@@ -119,7 +133,7 @@ def test_selection_by_glob_and_list(boot):
     listing = boot(cpu="pentium", cmdline="list")
     assert_complete(listing)
     names = {b["name"] for b in listing.of_type("bench")}
-    assert set(CALIB) <= names
+    assert REFERENCES <= names
     assert listing.of_type("result") == []
 
 

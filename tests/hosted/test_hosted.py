@@ -244,6 +244,23 @@ def test_selftest_catches_de_ud_and_gp():
     assert "calib/empty" in results_by_name(log)
 
 
+def test_msrscan_is_refused_in_one_line():
+    """Ring 3 reads no MSR: the sweep stops at its first read and says so once."""
+    log = run("msrscan", "bench=calib/empty", "samples=5")
+    assert_complete(log)
+    assert log.one("msrscan") == {"type": "msrscan", "status": "refused",
+                                  "reason": "the platform refuses MSR access outside ring 0",
+                                  "refusal": "0x200", "refused_msr": "0x0", "read": 0, "present": 0,
+                                  "faults": 0, "fault_vectors": [], "ranges": []}
+    text = log.text.replace("\r\n", "\n")
+    section = text.split("== MSR scan (reads only) ==\n", 1)[1].split("\n\n", 1)[0]
+    lines = [ln for ln in section.split("\n") if not ln.startswith('{"type":')]
+    assert lines[0] == ("  refused: the platform refuses MSR access outside ring 0 (code 0x200 at MSR 0x0); "
+                        "0 MSRs read")
+    assert lines[1:] in ([], [""])
+    assert "calib/empty" in results_by_name(log)
+
+
 def test_no_selftest_records_without_the_option(full):
     assert not full.of_type("selftest")
     assert not full.of_type("fault")

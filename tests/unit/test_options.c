@@ -8,6 +8,7 @@
 #include "capture.h"
 #include "lib/option.h"
 #include "report/log.h"
+#include "report/write.h"
 
 OPTION_UINT(samples, "samples", 200, 1, 100000, "samples per result");
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };
@@ -107,7 +108,7 @@ static void overlong_word(void **state)
 static void help_lists_every_option(void **state)
 {
     (void)state;
-    options_print_help();
+    write_help();
     const char *h = capture_human();
     assert_non_null(strstr(h, "samples          samples per result (default 200) [1..100000]"));
     assert_non_null(strstr(h, "mode             a mode (default auto) [auto|on|off]"));
