@@ -167,6 +167,11 @@ $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 hosted-tests: hosted
 	$(PYTEST) -q tests/hosted
 
+# --- options and fuzzing (tests/fuzz/) ---
+# The option test links the whole host library, so every portable option registers.
+$(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) -Wl,--whole-archive $(HOST_LIB) -Wl,--no-whole-archive -lcmocka
+
 clean:
 	rm -rf $(BUILD)
 
