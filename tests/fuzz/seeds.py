@@ -7,7 +7,10 @@
   multiboot2  information structures as GRUB builds them (BIOS and UEFI)
   options     command lines: the boot tests' ones, every kind of bad value
 
-Run it again after adding a dump; the files are small and committed."""
+Run it again after adding a dump; the files are small and committed.
+Files named crash-* and hang-* are not written here: each reproduces a bug
+the fuzzers found (or one of its kind made by hand), fixed since, and every
+make check runs them again."""
 import glob
 import os
 import re
