@@ -207,12 +207,14 @@ fuzz: $(FUZZ_BINS)
 	@for t in $(FUZZ_TARGETS); do echo "== fuzz_$$t"; mkdir -p $(BUILD)/fuzz/corpus/$$t; \
 	  $(BUILD)/fuzz/fuzz_$$t $(FUZZ_RUN) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$t- \
 	    $(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; done
+	CK_HYPOTHESIS=fuzz CK_HYPOTHESIS_EXAMPLES=$(HYPOTHESIS_EXAMPLES) $(PYTEST) -q tests/fuzz
 fuzz-check: $(FUZZ_BINS)
 	@for t in $(FUZZ_TARGETS); do echo "== fuzz_$$t"; rm -rf $(BUILD)/fuzz/check/$$t; mkdir -p $(BUILD)/fuzz/check/$$t; \
 	  $(BUILD)/fuzz/fuzz_$$t -timeout=10 tests/fuzz/corpus/$$t/* 2>$(BUILD)/fuzz/check/$$t.log && \
 	  $(BUILD)/fuzz/fuzz_$$t -timeout=10 -seed=1 -max_total_time=$(FUZZ_CHECK_SECONDS) -artifact_prefix=$(BUILD)/fuzz/check/$$t- \
 	    $(BUILD)/fuzz/check/$$t tests/fuzz/corpus/$$t 2>>$(BUILD)/fuzz/check/$$t.log && tail -1 $(BUILD)/fuzz/check/$$t.log \
 	  || { cat $(BUILD)/fuzz/check/$$t.log; exit 1; }; done
+	$(PYTEST) -q tests/fuzz
 
 clean:
 	rm -rf $(BUILD)
