@@ -52,7 +52,8 @@ records = st.builds(lambda t, fields: {"type": t, **{k: v for k, v in fields.ite
                     record_types, st.dictionaries(st.text(max_size=10), json_values, max_size=4))
 # Readable lines: anything that is not a record (the serial port also
 # carries firmware and GRUB output, escape sequences, carriage returns).
-readable = st.text(st.characters(blacklist_characters="\n\r"), max_size=30).filter(lambda s: MARK not in s)
+readable = st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"")) \
+    .filter(lambda b: MARK.encode() not in b)
 
 
 def line(rec):
@@ -68,7 +69,7 @@ def write_log(recs, status, noise, crlf):
     checksum = 0x811C9DC5
     for i, rec in enumerate(body):
         if noise and i < len(noise):
-            out += noise[i].encode() + nl
+            out += noise[i] + nl
         data = line(rec)
         checksum = fnv1a(data, checksum)
         spans.append((len(out), len(out) + len(data)))
