@@ -18,9 +18,12 @@ import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Hypothesis keeps caches (e.g. Unicode tables) there; build/ rather than the tree.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(ROOT, "build", "hypothesis"))
+
+from hypothesis import HealthCheck, assume, given, settings, strategies as st  # noqa: E402
+
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import cyclekit_log  # noqa: E402
 
