@@ -43,6 +43,7 @@ HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
 # the host library: the unit tests catch no faults and run no generated code.
 HOST_ONLY_32  := kernel/harness/reference.c kernel/platform/guard.c %.S
+# (tests/unit/support/host32.c stands in for them.)
 HOST_LIB_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)))
 
 DEPS_OK := $(BUILD)/.deps-ok
@@ -143,7 +144,7 @@ boot-tests: $(ISO)
 model-tests:
 	$(PYTEST) -q tests/model
 
-check: unit-tests isa-check layout-check model-tests boot-tests hosted-tests
+check: unit-tests fuzz-check isa-check layout-check model-tests boot-tests hosted-tests
 
 # --- the hosted runner (kernel/platform/hosted/) ---
 # The same portable harness and bench/ files as a Linux user-space program in
@@ -178,6 +179,55 @@ $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
 hosted-tests: hosted
 	$(PYTEST) -q -rs --durations=10 tests/hosted
+
+# --- options and fuzzing (tests/fuzz/) ---
+# The option test links the whole host library, so every portable option registers.
+$(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) -Wl,--whole-archive $(HOST_LIB) -Wl,--no-whole-archive -lcmocka
+
+# libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the
+# command line, the multiboot2 walker, the CPUID decoders; each links the whole
+# portable library built the same way. The log parser's properties are
+# hypothesis tests. make fuzz: FUZZ_SECONDS each (or FUZZ_RUNS executions
+# each), HYPOTHESIS_EXAMPLES per property; new inputs go to
+# build/fuzz/corpus/, crashes to build/fuzz/.
+# fuzz-check (part of make check): the committed corpus once, FUZZ_CHECK_SECONDS
+# of fuzzing each, and the properties with few examples.
+FUZZ_CC       := clang
+FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes \
+                 -fsanitize=address,undefined -fno-sanitize-recover=all -Ikernel -Ikernel/platform/bare \
+                 -Itests/unit -Itests/unit/support -DCK_HOST_TEST -MMD -MP
+FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_LIB      := $(BUILD)/fuzz/libck.a
+FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) kernel/platform/bare/multiboot2.c tests/unit/support/capture.c tests/unit/support/host32.c
+FUZZ_SECONDS  ?= 30
+FUZZ_CHECK_SECONDS ?= 5
+HYPOTHESIS_EXAMPLES ?= 500
+FUZZ_RUN       = $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
+.PHONY: fuzz fuzz-build fuzz-check
+$(BUILD)/fuzz/%.c.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_LIB): $(patsubst %,$(BUILD)/fuzz/%.o,$(FUZZ_LIB_SRCS))
+	@rm -f $@ && ar rcs $@ $^
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/tests/fuzz/fuzz_%.c.o $(FUZZ_LIB)
+	@echo "  FUZZLD  $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< -Wl,--whole-archive $(FUZZ_LIB) -Wl,--no-whole-archive
+fuzz-build: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do echo "== fuzz_$$t"; mkdir -p $(BUILD)/fuzz/corpus/$$t; \
+	  $(BUILD)/fuzz/fuzz_$$t $(FUZZ_RUN) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$t- \
+	    $(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; done
+	CK_HYPOTHESIS=fuzz CK_HYPOTHESIS_EXAMPLES=$(HYPOTHESIS_EXAMPLES) $(PYTEST) -q tests/fuzz
+fuzz-check: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do echo "== fuzz_$$t"; rm -rf $(BUILD)/fuzz/check/$$t; mkdir -p $(BUILD)/fuzz/check/$$t; \
+	  $(BUILD)/fuzz/fuzz_$$t -timeout=10 tests/fuzz/corpus/$$t/* 2>$(BUILD)/fuzz/check/$$t.log && \
+	  $(BUILD)/fuzz/fuzz_$$t -timeout=10 -seed=1 -max_total_time=$(FUZZ_CHECK_SECONDS) -artifact_prefix=$(BUILD)/fuzz/check/$$t- \
+	    $(BUILD)/fuzz/check/$$t tests/fuzz/corpus/$$t 2>>$(BUILD)/fuzz/check/$$t.log && tail -1 $(BUILD)/fuzz/check/$$t.log \
+	  || { cat $(BUILD)/fuzz/check/$$t.log; exit 1; }; done
+	$(PYTEST) -q tests/fuzz
 
 clean:
 	rm -rf $(BUILD)

@@ -4,7 +4,10 @@
 A complete log has a begin record, then records, then an end record whose
 `records` equals the number of JSON lines from begin up to it and whose
 `checksum` is FNV-1a 32 over those lines (bytes of each line, no newline).
-Anything else is truncated or corrupt, and says why.
+Anything else is truncated or corrupt, and says why: parse() never raises,
+whatever the bytes (a record nested too deeply to decode is "not valid
+JSON"); of a Log, only one() raises (LookupError). The tool exits 0, 1 or
+2, also for records that lack or mistype the fields a table needs.
 
   scripts/cyclekit_log.py check LOG       exit 0 complete, 1 truncated/corrupt
   scripts/cyclekit_log.py records LOG     the records, one JSON object a line
@@ -13,6 +16,7 @@ Anything else is truncated or corrupt, and says why.
   scripts/cyclekit_log.py compare A B     per benchmark: cycles (else ticks) in A and B, and B/A
 """
 import json
+import math
 import sys
 
 MARK = '{"type":'
@@ -39,7 +43,7 @@ class Log:
 
     @property
     def status(self):
-        return self.end["status"] if self.end else None
+        return self.end.get("status") if self.end else None
 
     def of_type(self, kind):
         return [r for r in self.records if r.get("type") == kind]
@@ -52,7 +56,7 @@ class Log:
 
     def notes(self, level=None, topic=None):
         return [n for n in self.of_type("note")
-                if (level is None or n["level"] == level) and (topic is None or n["topic"] == topic)]
+                if (level is None or n.get("level") == level) and (topic is None or n.get("topic") == topic)]
 
 
 def parse(data) -> Log:
@@ -77,8 +81,8 @@ def parse(data) -> Log:
     for line in lines[start:]:
         try:
             rec = json.loads(line)
-        except ValueError as e:
-            problems.append(f"record {len(records) + 1} is not valid JSON ({e.msg})")
+        except (ValueError, RecursionError) as e:  # RecursionError: nested too deeply
+            problems.append(f"record {len(records) + 1} is not valid JSON ({getattr(e, 'msg', e)})")
             break
         if rec.get("type") == "end":
             end = rec
@@ -102,23 +106,47 @@ def parse_file(path) -> Log:
         return parse(f.read())
 
 
+def _number(v):
+    """v as a finite float, or None (missing, not a number, too large)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    try:
+        v = float(v)
+    except OverflowError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _text(v):
+    return v if isinstance(v, str) else "?" if v is None else json.dumps(v)
+
+
+def _fixed(v):
+    v = _number(v)
+    return "-" if v is None else f"{v:.2f}"
+
+
 def value(result):
-    """(number, unit) of a result: core cycles when known, else ticks."""
-    if result.get("cycles") is not None:
-        return result["cycles"], "c" if result.get("cycles_unit", "").startswith("exact") else "~c"
-    return result["ticks"], "t"
+    """(number, unit) of a result: core cycles when known, else ticks; None with neither."""
+    if _number(result.get("cycles")) is not None:
+        exact = _text(result.get("cycles_unit", "")).startswith("exact")
+        return _number(result["cycles"]), "c" if exact else "~c"
+    if _number(result.get("ticks")) is not None:
+        return _number(result["ticks"]), "t"
+    return None
 
 
 def table(log, tsv=False):
     rows = [("benchmark", "ticks", "cycles", "unit", "expected", "verdict")]
     for r in log.records:
-        if r["type"] == "result":
+        if r.get("type") == "result":
             exp = r.get("expect")
-            rows.append((r["name"], f'{r["ticks"]:.2f}',
-                         "-" if r.get("cycles") is None else f'{r["cycles"]:.2f}', r.get("cycles_unit", ""),
-                         f'{exp["uarch"]} {exp["cycles"]:.2f}' if exp else "-", r["verdict"]))
-        elif r["type"] == "skip":
-            rows.append((r["name"], "-", "-", "", "-", "skipped: " + r["reason"]))
+            rows.append((_text(r.get("name")), _fixed(r.get("ticks")), _fixed(r.get("cycles")),
+                         _text(r.get("cycles_unit", "")),
+                         f'{_text(exp.get("uarch"))} {_fixed(exp.get("cycles"))}' if isinstance(exp, dict)
+                         else "-", _text(r.get("verdict"))))
+        elif r.get("type") == "skip":
+            rows.append((_text(r.get("name")), "-", "-", "", "-", "skipped: " + _text(r.get("reason"))))
     if tsv:
         return "\n".join("\t".join(row) for row in rows)
     widths = [max(len(row[i]) for row in rows[1:] + rows[:1]) for i in range(5)]
@@ -126,17 +154,19 @@ def table(log, tsv=False):
 
 
 def compare(a, b):
-    ra = {r["name"]: r for r in a.of_type("result")}
-    rb = {r["name"]: r for r in b.of_type("result")}
+    ra = {_text(r.get("name")): r for r in a.of_type("result")}
+    rb = {_text(r.get("name")): r for r in b.of_type("result")}
     lines = [f'{"benchmark":34} {"A":>10} {"B":>10} {"B/A":>7}']
     for name in sorted(set(ra) | set(rb)):
-        if name in ra and name in rb:
-            (va, ua), (vb, ub) = value(ra[name]), value(rb[name])
+        va = value(ra[name]) if name in ra else None
+        vb = value(rb[name]) if name in rb else None
+        if va and vb:
+            (va, ua), (vb, ub) = va, vb
             ratio = f"{vb / va:7.2f}" if va and ua == ub else "      -"
             lines.append(f"{name:34} {va:9.2f}{ua[-1]} {vb:9.2f}{ub[-1]} {ratio}")
         else:
-            lines.append(f'{name:34} {"-" if name not in ra else "%.2f" % value(ra[name])[0]:>10} '
-                         f'{"-" if name not in rb else "%.2f" % value(rb[name])[0]:>10}       -')
+            lines.append(f'{name:34} {"-" if not va else "%.2f" % va[0]:>10} '
+                         f'{"-" if not vb else "%.2f" % vb[0]:>10}       -')
     return "\n".join(lines)
 
 
@@ -163,7 +193,7 @@ def main(argv):
     elif argv[1] == "types":
         counts = {}
         for r in log.records:
-            counts[r["type"]] = counts.get(r["type"], 0) + 1
+            counts[_text(r.get("type"))] = counts.get(_text(r.get("type")), 0) + 1
         for k in sorted(counts):
             print(f"{counts[k]:6d} {k}")
     if log.complete:

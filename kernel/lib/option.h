@@ -54,9 +54,11 @@ struct option {
         .max = (size_), .str_def = (def_) }
 
 /* Parses "key=value key2 key3=value" (a bare key sets a bool). Later words
- * win. Bad input never stops the run: each problem is kept as a message and
- * the option keeps (or returns to) its default. Words starting with '/' are
- * the kernel's path and are skipped. Returns the number of problems. */
+ * win. Bad input never stops the run: each problem is kept as a message (a
+ * bad value's names the option, the value, what was expected and the
+ * default) and the option keeps (or returns to) its default. Words starting
+ * with '/' are the kernel's path and are skipped. Returns the number of
+ * problems. */
 int options_parse(const char *cmdline);
 
 /* Reports the problems found by options_parse as notes, then forgets them. */

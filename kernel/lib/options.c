@@ -8,7 +8,8 @@ extern const struct option __start_ck_options[] __attribute__((weak));
 extern const struct option __stop_ck_options[] __attribute__((weak));
 
 #define PROBLEMS_MAX 8
-static char problems[PROBLEMS_MAX][128];
+static char problems[PROBLEMS_MAX][256]; /* a note's text holds 255 */
+#define VALUE_SHOWN 120 /* characters of a bad value quoted in its message */
 static int nproblems, nproblems_total;
 
 static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -112,11 +113,44 @@ static void describe_default(const struct option *o, char *buf, size_t size)
     }
 }
 
+/* What a good value looks like: "a number in 1..100000", "one of auto|on|off". */
+static void describe_expected(const struct option *o, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    switch (o->kind) {
+    case OPTION_UINT:
+        len = (size_t)ksnprintf(buf, size, "a number in %u..%u", (unsigned)o->min, (unsigned)o->max);
+        break;
+    case OPTION_BOOL: ksnprintf(buf, size, "on/off"); return;
+    case OPTION_STR:
+        ksnprintf(buf, size, "text of at most %u characters", (unsigned)o->max - 1);
+        return;
+    case OPTION_ENUM: break;
+    }
+    for (const struct option_name *n = o->names; n && n->name && len < size; n++)
+        len += (size_t)ksnprintf(buf + len, size - len, "%s%s",
+                                 n != o->names ? "|" : len ? " or one of " : "one of ", n->name);
+}
+
+/* Every bad value: the option, the value, what was expected, the default. */
+static void reject(const struct option *o, const char *value)
+{
+    char def[48], expected[128];
+    describe_default(o, def, sizeof def);
+    describe_expected(o, expected, sizeof expected);
+    if (value)
+        problem("option '%s': '%.*s%s' is not %s; using the default %s", o->key, VALUE_SHOWN, value,
+                kstrlen(value) > VALUE_SHOWN ? "..." : "", expected, def);
+    else
+        problem("option '%s': no value given, expected %s; using the default %s", o->key, expected,
+                def);
+    set_default(o);
+}
+
 static void apply(const struct option *o, const char *value)
 {
-    char def[48];
     uint32_t v;
-    describe_default(o, def, sizeof def);
     switch (o->kind) {
     case OPTION_UINT:
         if (value && (lookup_name(o->names, value, &v) ||
@@ -124,34 +158,27 @@ static void apply(const struct option *o, const char *value)
             *(uint32_t *)o->value = v;
             return;
         }
-        problem("option '%s': '%s' is not a number in %u..%u; using the default %s", o->key,
-                value ? value : "", (unsigned)o->min, (unsigned)o->max, def);
         break;
     case OPTION_ENUM:
         if (value && lookup_name(o->names, value, &v)) {
             *(uint32_t *)o->value = v;
             return;
         }
-        problem("option '%s': '%s' is not one of its choices; using the default %s", o->key,
-                value ? value : "", def);
         break;
     case OPTION_BOOL:
         if (!value || lookup_name(bool_names, value, &v)) {
             *(bool *)o->value = value ? v != 0 : true;
             return;
         }
-        problem("option '%s': '%s' is not on/off; using the default %s", o->key, value, def);
         break;
     case OPTION_STR:
         if (value && kstrlen(value) < o->max) {
             kstrlcpy(o->value, value, o->max);
             return;
         }
-        problem("option '%s': value %s; using the default %s", o->key,
-                value ? "too long" : "missing", def);
         break;
     }
-    set_default(o);
+    reject(o, value);
 }
 
 int options_parse(const char *cmdline)
@@ -176,11 +203,6 @@ int options_parse(const char *cmdline)
         word[n] = '\0';
         if (word[0] == '/')
             continue;
-        if (too_long) {
-            problem("a word of the command line is longer than %u characters; ignored",
-                    (unsigned)sizeof word - 1);
-            continue;
-        }
         char *eq = word;
         while (*eq && *eq != '=')
             eq++;
@@ -190,7 +212,12 @@ int options_parse(const char *cmdline)
             value = eq + 1;
         }
         const struct option *o = option_find(word);
-        if (!o)
+        if (too_long && o && value)
+            reject(o, value); /* quoted cut short: the message says "..." */
+        else if (too_long)
+            problem("a word of the command line is longer than %u characters; ignored",
+                    (unsigned)sizeof word - 1);
+        else if (!o)
             problem("unknown option '%s' ignored (boot with 'help' for the list)", word);
         else
             apply(o, value);

@@ -1,22 +1,36 @@
-/* The command line: values, defaults on bad input, messages, help. */
+/* The command line: values, defaults on bad input, messages, help.
+ *
+ * Linked with the whole host library (see the Makefile), so the registry
+ * holds every portable option of the kernel besides the five below, and
+ * every_registered_option_explains_a_bad_value() walks all of them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
+#include "cpu/cpu.h"
 #include "lib/option.h"
+#include "platform/guard.h"
 #include "report/log.h"
 #include "report/write.h"
 
-OPTION_UINT(samples, "samples", 200, 1, 100000, "samples per result");
+/* One of each kind (keys unlike the kernel's own). */
+OPTION_UINT(count, "count", 200, 1, 100000, "samples per result");
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };
 OPTION_UINT_NAMED(port, "port", 0x3f8, 0x100, 0xfff8, ports, "a port");
 static const struct option_name modes[] = { { "auto", 0 }, { "on", 1 }, { "off", 2 }, { NULL, 0 } };
 OPTION_ENUM(mode, "mode", 0, modes, "a mode");
 OPTION_BOOL(verbose, "verbose", false, "more output");
-OPTION_STR(select, "select", 16, "*", "which benchmarks");
+OPTION_STR(pick, "select", 16, "*", "which benchmarks");
+
+/* The whole library links the harness and the guard: support/host32.c stands in
+ * for their 32-bit parts. */
+
+extern const struct option __start_ck_options[] __attribute__((weak));
+extern const struct option __stop_ck_options[] __attribute__((weak));
 
 static int setup(void **state)
 {
@@ -30,12 +44,12 @@ static int setup(void **state)
 static void good_values(void **state)
 {
     (void)state;
-    assert_int_equal(options_parse("/boot/cyclekit.elf samples=500 port=0x2f8 mode=off verbose select=p5/*"), 0);
-    assert_int_equal(opt_samples, 500);
+    assert_int_equal(options_parse("/boot/cyclekit.elf count=500 port=0x2f8 mode=off verbose select=p5/*"), 0);
+    assert_int_equal(opt_count, 500);
     assert_int_equal(opt_port, 0x2f8);
     assert_int_equal(opt_mode, 2);
     assert_true(opt_verbose);
-    assert_string_equal(opt_select, "p5/*");
+    assert_string_equal(opt_pick, "p5/*");
     options_parse("verbose=off port=none");
     assert_false(opt_verbose);
     assert_int_equal(opt_port, 0);
@@ -46,45 +60,53 @@ static void defaults_without_input(void **state)
     (void)state;
     assert_int_equal(options_parse(NULL), 0);
     assert_int_equal(options_parse("   \t "), 0);
-    assert_int_equal(opt_samples, 200);
-    assert_string_equal(opt_select, "*");
+    assert_int_equal(opt_count, 200);
+    assert_string_equal(opt_pick, "*");
 }
 
+/* Each kind's message, word for word: the option, the value, what was
+ * expected, the default used. */
 static void bad_values_get_default_and_message(void **state)
 {
     (void)state;
-    int problems = options_parse("samples=-3 port=0x10 mode=loud verbose=maybe "
-                                 "select=much_too_long_a_value nosuch=1 samples=");
-    assert_int_equal(problems, 7);
-    assert_int_equal(opt_samples, 200);
+    int problems = options_parse("count=-3 port=0x10 mode=loud verbose=maybe "
+                                 "select=much_too_long_a_value nosuch=1 count= mode select");
+    assert_int_equal(problems, 9);
+    assert_int_equal(opt_count, 200);
     assert_int_equal(opt_port, 0x3f8);
     assert_int_equal(opt_mode, 0);
     assert_false(opt_verbose);
-    assert_string_equal(opt_select, "*");
-    options_report_problems();
+    assert_string_equal(opt_pick, "*");
+    options_report_problems(); /* 8 shown, 1 summarised */
     const char *h = capture_human();
-    assert_non_null(strstr(h, "option 'samples': '-3' is not a number in 1..100000; using the default 200"));
-    assert_non_null(strstr(h, "option 'port': '0x10' is not a number in 256..65528; using the default com1"));
-    assert_non_null(strstr(h, "option 'mode': 'loud' is not one of its choices; using the default auto"));
+    assert_non_null(strstr(h, "option 'count': '-3' is not a number in 1..100000; using the default 200"));
+    assert_non_null(strstr(h, "option 'port': '0x10' is not a number in 256..65528 or one of com1|none; "
+                              "using the default com1"));
+    assert_non_null(strstr(h, "option 'mode': 'loud' is not one of auto|on|off; using the default auto"));
     assert_non_null(strstr(h, "option 'verbose': 'maybe' is not on/off; using the default off"));
-    assert_non_null(strstr(h, "option 'select': value too long; using the default '*'"));
+    assert_non_null(strstr(h, "option 'select': 'much_too_long_a_value' is not text of at most 15 "
+                              "characters; using the default '*'"));
     assert_non_null(strstr(h, "unknown option 'nosuch' ignored"));
-    assert_int_equal(log_records(), 7);
+    assert_non_null(strstr(h, "option 'count': '' is not a number in 1..100000; using the default 200"));
+    assert_non_null(strstr(h, "option 'mode': no value given, expected one of auto|on|off; using the "
+                              "default auto"));
+    assert_non_null(strstr(h, "1 more problems not shown"));
+    assert_int_equal(log_records(), 9);
     assert_non_null(strstr(capture_machine(), "{\"type\":\"note\",\"level\":\"warn\",\"topic\":\"cmdline\","));
 }
 
 static void bad_value_resets_earlier_good_one(void **state)
 {
     (void)state;
-    options_parse("samples=50 samples=0");
-    assert_int_equal(opt_samples, 200);
+    options_parse("count=50 count=0");
+    assert_int_equal(opt_count, 200);
 }
 
 static void overflow_is_rejected(void **state)
 {
     (void)state;
-    assert_int_equal(options_parse("samples=99999999999999999999"), 1);
-    assert_int_equal(opt_samples, 200);
+    assert_int_equal(options_parse("count=99999999999999999999"), 1);
+    assert_int_equal(opt_count, 200);
     assert_int_equal(options_parse("port=0x"), 1);
 }
 
@@ -103,6 +125,25 @@ static void overlong_word(void **state)
     memset(line, 'x', sizeof line - 1);
     line[sizeof line - 1] = '\0';
     assert_int_equal(options_parse(line), 1);
+    options_report_problems();
+    assert_non_null(strstr(capture_human(), "a word of the command line is longer than 255 characters"));
+}
+
+/* key=<300 characters>: the option is named, its value quoted cut short. */
+static void overlong_value_names_its_option(void **state)
+{
+    (void)state;
+    char line[320] = "select=";
+    memset(line + 7, 'y', 300);
+    line[307] = '\0';
+    options_parse("select=kept");
+    assert_int_equal(options_parse(line), 1);
+    assert_string_equal(opt_pick, "*");
+    options_report_problems();
+    char expect[256];
+    snprintf(expect, sizeof expect, "option 'select': '%.120s...' is not text of at most 15 characters; "
+             "using the default '*'", line + 7);
+    assert_non_null(strstr(capture_human(), expect));
 }
 
 static void help_lists_every_option(void **state)
@@ -110,11 +151,124 @@ static void help_lists_every_option(void **state)
     (void)state;
     write_help();
     const char *h = capture_human();
-    assert_non_null(strstr(h, "samples          samples per result (default 200) [1..100000]"));
+    assert_non_null(strstr(h, "count            samples per result (default 200) [1..100000]"));
     assert_non_null(strstr(h, "mode             a mode (default auto) [auto|on|off]"));
     assert_non_null(strstr(h, "port             a port (default com1) [com1|none]"));
     assert_non_null(option_find("verbose"));
     assert_null(option_find("nosuch"));
+}
+
+/* ---- every registered option ---- */
+
+/* The default as the message must name it (computed here independently). */
+static void default_text(const struct option *o, char *buf, size_t size)
+{
+    const char *name = NULL;
+    for (const struct option_name *n = o->names; n && n->name && o->kind != OPTION_BOOL; n++)
+        if (n->value == o->def && !name)
+            name = n->name;
+    switch (o->kind) {
+    case OPTION_UINT: name ? snprintf(buf, size, "%s", name) : snprintf(buf, size, "%u", o->def); break;
+    case OPTION_ENUM: snprintf(buf, size, "%s", name ? name : "?"); break;
+    case OPTION_BOOL: snprintf(buf, size, "%s", o->def ? "on" : "off"); break;
+    case OPTION_STR: snprintf(buf, size, "'%s'", o->str_def); break;
+    }
+}
+
+/* Parses one bad word for o, reports it, and checks the one message. */
+static void check_bad(const struct option *o, const char *word, const char *value)
+{
+    options_reset();
+    log_reset();
+    capture_reset();
+    assert_int_equal(options_parse(word), 1);
+    options_report_problems();
+    const char *h = capture_human();
+    char want[400], def[64];
+    default_text(o, def, sizeof def);
+    snprintf(want, sizeof want, "option '%s': ", o->key);
+    if (!strstr(h, want))
+        fail_msg("%s: the message does not name the option: %s", word, h);
+    snprintf(want, sizeof want, value ? "'%s'" : "no value given", value);
+    if (!strstr(h, want))
+        fail_msg("%s: the message does not quote the value: %s", word, h);
+    snprintf(want, sizeof want, "; using the default %s\n", def);
+    if (!strstr(h, want))
+        fail_msg("%s: the message does not name the default (%s): %s", word, def, h);
+    switch (o->kind) {
+    case OPTION_UINT:
+        snprintf(want, sizeof want, "a number in %u..%u", o->min, o->max);
+        break;
+    case OPTION_ENUM: snprintf(want, sizeof want, "one of "); break;
+    case OPTION_BOOL: snprintf(want, sizeof want, "on/off"); break;
+    case OPTION_STR: snprintf(want, sizeof want, "text of at most %u characters", o->max - 1); break;
+    }
+    if (!strstr(h, want))
+        fail_msg("%s: the message does not say what was expected (%s): %s", word, want, h);
+    for (const struct option_name *n = o->names; n && n->name; n++) {
+        snprintf(want, sizeof want, "%s%s", n == o->names ? "one of " : "|", n->name);
+        if (!strstr(h, want))
+            fail_msg("%s: the message does not list the choice %s: %s", word, n->name, h);
+    }
+    /* The option holds its default again. */
+    const struct option *found = option_find(o->key);
+    assert_ptr_equal(found, o);
+    switch (o->kind) {
+    case OPTION_UINT:
+    case OPTION_ENUM: assert_int_equal(*(uint32_t *)o->value, o->def); break;
+    case OPTION_BOOL: assert_int_equal(*(bool *)o->value, o->def != 0); break;
+    case OPTION_STR: assert_string_equal((char *)o->value, o->str_def); break;
+    }
+}
+
+static void every_registered_option_explains_a_bad_value(void **state)
+{
+    (void)state;
+    unsigned n = 0, kinds[4] = { 0 };
+    for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++, n++) {
+        char word[400], value[300];
+        kinds[o->kind]++;
+        switch (o->kind) {
+        case OPTION_UINT:
+            snprintf(word, sizeof word, "%s=12x", o->key);
+            check_bad(o, word, "12x");
+            if (o->max < UINT32_MAX) {
+                snprintf(value, sizeof value, "%u", o->max + 1);
+                snprintf(word, sizeof word, "%s=%s", o->key, value);
+                check_bad(o, word, value);
+            }
+            check_bad(o, o->key, NULL);
+            break;
+        case OPTION_ENUM:
+            snprintf(word, sizeof word, "%s=no-such-choice", o->key);
+            check_bad(o, word, "no-such-choice");
+            check_bad(o, o->key, NULL);
+            break;
+        case OPTION_BOOL:
+            snprintf(word, sizeof word, "%s=maybe", o->key);
+            check_bad(o, word, "maybe");
+            break;
+        case OPTION_STR:
+            /* One character too many, when the word can hold it (a word
+             * is at most 255 characters); always the missing value. */
+            if (strlen(o->key) + 1 + o->max <= 255 && o->max <= 120) {
+                memset(value, 'v', o->max);
+                value[o->max] = '\0';
+                snprintf(word, sizeof word, "%s=%s", o->key, value);
+                check_bad(o, word, value);
+            }
+            check_bad(o, o->key, NULL);
+            break;
+        }
+    }
+    print_message("%u options, %u uint, %u bool, %u enum, %u str\n", n, kinds[OPTION_UINT], kinds[OPTION_BOOL], kinds[OPTION_ENUM], kinds[OPTION_STR]);
+    /* The test's five and the kernel's portable options are all there. */
+    assert_true(n >= 5 + 15);
+    for (int k = 0; k < 4; k++)
+        assert_true(kinds[k] > 0);
+    assert_non_null(option_find("samples"));
+    assert_non_null(option_find("bench"));
+    assert_non_null(option_find("timer"));
 }
 
 int main(void)
@@ -127,7 +281,9 @@ int main(void)
         cmocka_unit_test_setup(overflow_is_rejected, setup),
         cmocka_unit_test_setup(too_many_problems_are_summarised, setup),
         cmocka_unit_test_setup(overlong_word, setup),
+        cmocka_unit_test_setup(overlong_value_names_its_option, setup),
         cmocka_unit_test_setup(help_lists_every_option, setup),
+        cmocka_unit_test_setup(every_registered_option_explains_a_bad_value, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

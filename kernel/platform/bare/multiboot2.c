@@ -12,6 +12,15 @@ enum {
 
 struct tag { uint32_t type, size; };
 
+/* A string tag's text: never past the tag's end, always terminated. */
+static void copy_string(char *dst, size_t size, const uint8_t *src, uint32_t len)
+{
+    size_t n = kstrnlen((const char *)src, len);
+    n = n < size - 1 ? n : size - 1;
+    kmemcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 void multiboot2_parse(uint32_t magic, const void *info)
 {
     if (magic != MULTIBOOT2_BOOTLOADER_MAGIC || !info)
@@ -23,24 +32,28 @@ void multiboot2_parse(uint32_t magic, const void *info)
     while (off + sizeof(struct tag) <= total) {
         const struct tag *t = (const void *)(base + off);
         const uint8_t *body = (const uint8_t *)t + 8;
-        if (t->type == TAG_END || t->size < 8)
-            break;
+        if (t->type == TAG_END || t->size < 8 || t->size > total - off)
+            break; /* no tag reaches past the declared total */
         switch (t->type) {
         case TAG_CMDLINE:
-            kstrlcpy(boot_info.cmdline, (const char *)body, sizeof boot_info.cmdline);
+            copy_string(boot_info.cmdline, sizeof boot_info.cmdline, body, t->size - 8);
             break;
         case TAG_LOADER:
-            kstrlcpy(boot_info.loader, (const char *)body, sizeof boot_info.loader);
+            copy_string(boot_info.loader, sizeof boot_info.loader, body, t->size - 8);
             break;
         case TAG_BASIC_MEMINFO:
+            if (t->size < 8 + 8)
+                break;
             boot_info.mem_lower_kb = ((const uint32_t *)body)[0];
             boot_info.mem_upper_kb = ((const uint32_t *)body)[1];
             break;
         case TAG_MMAP: {
-            uint32_t entry_size = ((const uint32_t *)body)[0];
-            if (entry_size < 24)
+            if (t->size < 16)
                 break;
-            for (uint32_t e = 16; e + 24 <= t->size && boot_info.nmmap < BOOT_MMAP_MAX;
+            uint32_t entry_size = ((const uint32_t *)body)[0];
+            if (entry_size < 24 || entry_size > t->size)
+                break;
+            for (uint32_t e = 16; e < t->size && t->size - e >= 24 && boot_info.nmmap < BOOT_MMAP_MAX;
                  e += entry_size) {
                 const uint8_t *p = (const uint8_t *)t + e;
                 struct platform_mem_range *r = &boot_info.mmap[boot_info.nmmap++];
@@ -51,6 +64,8 @@ void multiboot2_parse(uint32_t magic, const void *info)
             break;
         }
         case TAG_FRAMEBUFFER:
+            if (t->size < 8 + 22) /* the fields read below */
+                break;
             kmemcpy(&boot_info.fb.addr, body, 8);
             kmemcpy(&boot_info.fb.pitch, body + 8, 4);
             kmemcpy(&boot_info.fb.width, body + 12, 4);

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/).
+
+  cpuid       the recorded CPUID dumps of tests/unit/cpu_dumps/ in the input
+              form of fuzz_cpuid.c (a flags byte, then leaf, subleaf, EAX, EBX,
+              ECX, EDX as little-endian words), and the two pre-CPUID CPUs
+  multiboot2  information structures as GRUB builds them (BIOS and UEFI)
+  options     command lines: the boot tests' ones, every kind of bad value
+
+Run it again after adding a dump; the files are small and committed.
+Files named crash-* and hang-* are not written here: each reproduces a bug
+the fuzzers found (or one of its kind made by hand), fixed since, and every
+make check runs them again."""
+import glob
+import os
+import re
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def write(target, name, data):
+    os.makedirs(os.path.join(CORPUS, target), exist_ok=True)
+    with open(os.path.join(CORPUS, target, name), "wb") as f:
+        f.write(data)
+
+
+def cpuid_seeds():
+    row = re.compile(r"\{\s*(0x[0-9a-fA-F]+),\s*(\d+),\s*(0x[0-9a-fA-F]+),\s*(0x[0-9a-fA-F]+),"
+                     r"\s*(0x[0-9a-fA-F]+),\s*(0x[0-9a-fA-F]+)\s*\}")
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests/unit/cpu_dumps/*.h"))):
+        if path.endswith("dump.h"):
+            continue
+        leaves = [tuple(int(v, 0) for v in m.groups()) for m in row.finditer(open(path).read())]
+        data = bytes([7]) + b"".join(struct.pack("<6I", *leaf) for leaf in leaves)
+        write("cpuid", os.path.basename(path)[:-2], data)
+    write("cpuid", "pre_cpuid_386", bytes([4]))
+    write("cpuid", "pre_cpuid_486sx", bytes([1]))
+
+
+def tag(kind, body):
+    data = struct.pack("<II", kind, 8 + len(body)) + body
+    return data + b"\0" * (-len(data) % 8)
+
+
+def info(tags):
+    body = b"".join(tags) + tag(0, b"")
+    return struct.pack("<II", 8 + len(body), 0) + body
+
+
+def multiboot2_seeds():
+    mmap = struct.pack("<II", 24, 0) + b"".join(
+        struct.pack("<QQII", base, length, kind, 0)
+        for base, length, kind in ((0, 0x9fc00, 1), (0x9fc00, 0x400, 2), (0xf0000, 0x10000, 2),
+                                   (0x100000, 0x7ee0000, 1), (0xfffc0000, 0x40000, 2)))
+    common = [tag(1, b"/boot/cyclekit.elf selftest bench=p5/*\0"), tag(2, b"GRUB 2.06-13+deb12u1\0"),
+              tag(4, struct.pack("<II", 639, 130048)), tag(6, mmap)]
+    write("multiboot2", "bios", info(common))
+    fb = struct.pack("<QIIIBBH", 0x80000000, 4096, 1024, 768, 32, 1, 0) + bytes([16, 8, 8, 8, 0, 8])
+    write("multiboot2", "uefi_fb", info(common + [tag(8, fb), tag(12, struct.pack("<Q", 0x7f9e018))]))
+    write("multiboot2", "empty", info([]))
+
+
+def options_seeds():
+    lines = {
+        "good": "/boot/cyclekit.elf samples=51 warmup=3 unroll=4 loops=1000 cold quick=off list=no "
+                "bench=p5/*,lat/* sweep=lat/imul pmu=on timer=rdtscp cpuprobe=486 raw hist=1 "
+                "events=inst_retired,0x2e:0x41:u,L2_RQSTS:0x08:k,0xc0 fuzzport=com1",
+        "bad": "nosuch=1 samples=-3 samples=99999999999999999999 fuzzport=0x10 timer=loud "
+               "selftest=perhaps bench events= samples= cpuprobe help=2",
+        "events": "events=0x2e:0x4f,CYCLES_NOT_IN_HALT:dur,0xfff:0xff,inst_retired:k:u,,0x:0x1",
+        "help": "?help",
+        "long": "bench=" + "x" * 300 + " " + "y" * 300,
+    }
+    for name, text in lines.items():
+        write("options", name, text.encode())
+
+
+if __name__ == "__main__":
+    cpuid_seeds()
+    multiboot2_seeds()
+    options_seeds()
