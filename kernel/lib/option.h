@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum option_kind { OPTION_UINT, OPTION_BOOL, OPTION_ENUM, OPTION_STR };
+enum option_kind {
+    OPTION_UINT, OPTION_BOOL, OPTION_ENUM, OPTION_STR,
+    OPTION_ELSEWHERE, /* an option of the other platform: accepted, noted as meaningless here */
+};
 
 struct option_name {
     const char *name;
@@ -52,6 +55,14 @@ struct option {
     static const struct option option_##var OPTION_SECTION = {                        \
         .key = (key_), .help = (help_), .kind = OPTION_STR, .value = opt_##var,       \
         .max = (size_), .str_def = (def_) }
+
+/* The same option names exist on both platforms: an option that only the
+ * other platform has is declared here with why it means nothing, so it is
+ * listed by help and, when given, noted ("option 'serial' has no meaning
+ * here: ...; ignored") instead of being an unknown word. */
+#define OPTION_ELSEWHERE(var, key_, why_)                                             \
+    static const struct option option_##var OPTION_SECTION = {                        \
+        .key = (key_), .help = (why_), .kind = OPTION_ELSEWHERE }
 
 /* Parses "key=value key2 key3=value" (a bare key sets a bool). Later words
  * win. Bad input never stops the run: each problem is kept as a message (a

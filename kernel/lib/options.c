@@ -31,6 +31,7 @@ static void set_default(const struct option *o)
     case OPTION_ENUM: *(uint32_t *)o->value = o->def; break;
     case OPTION_BOOL: *(bool *)o->value = o->def != 0; break;
     case OPTION_STR: kstrlcpy(o->value, o->str_def, o->max); break;
+    case OPTION_ELSEWHERE: break;
     }
 }
 
@@ -102,6 +103,7 @@ static void describe_default(const struct option *o, char *buf, size_t size)
         break;
     case OPTION_BOOL: ksnprintf(buf, size, "%s", o->def ? "on" : "off"); break;
     case OPTION_STR: ksnprintf(buf, size, "'%s'", o->str_def); break;
+    case OPTION_ELSEWHERE: ksnprintf(buf, size, "-"); break;
     case OPTION_ENUM:
         ksnprintf(buf, size, "?");
         for (const struct option_name *n = o->names; n && n->name; n++)
@@ -127,6 +129,7 @@ static void describe_expected(const struct option *o, char *buf, size_t size)
         ksnprintf(buf, size, "text of at most %u characters", (unsigned)o->max - 1);
         return;
     case OPTION_ENUM: break;
+    case OPTION_ELSEWHERE: ksnprintf(buf, size, "nothing: %s", o->help); return;
     }
     for (const struct option_name *n = o->names; n && n->name && len < size; n++)
         len += (size_t)ksnprintf(buf + len, size - len, "%s%s",
@@ -177,6 +180,9 @@ static void apply(const struct option *o, const char *value)
             return;
         }
         break;
+    case OPTION_ELSEWHERE:
+        problem("option '%s' has no meaning here: %s; ignored", o->key, o->help);
+        return;
     }
     reject(o, value);
 }

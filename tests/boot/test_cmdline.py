@@ -27,3 +27,12 @@ def test_serial_speed_option_is_accepted(boot):
     log = boot(cpu="pentium", cmdline="baud=9600")
     assert_complete(log)
     assert "at 9600 baud" in log.text
+
+
+def test_an_option_of_the_hosted_runner_is_noted_and_ignored(boot):
+    log = boot(cmdline="hostmem=64 help")
+    assert_complete(log)
+    warnings = [n["text"] for n in log.notes(level="warn", topic="cmdline")]
+    assert ("option 'hostmem' has no meaning here: hosted runner only (bare metal takes memory from the "
+            "multiboot2 map); ignored") in warnings, warnings
+    assert "  hostmem          (no meaning here: hosted runner only" in log.text

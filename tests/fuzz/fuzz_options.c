@@ -61,6 +61,8 @@ static void check_values(void)
             if (strnlen(o->value, o->max) == o->max)
                 abort();
             break;
+        case OPTION_ELSEWHERE: /* holds no value */
+            break;
         }
     }
 }

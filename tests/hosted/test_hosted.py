@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -278,6 +279,58 @@ def test_bad_options_give_warnings_and_defaults():
     results = results_by_name(log)
     assert list(results) == ["calib/empty"]
     assert results["calib/empty"]["samples"] == 31  # samples kept its default, quick applied
+
+
+HELP_LINE = re.compile(r"^  (\S+)\s+(.*)$")
+
+
+def option_keys(text):
+    """The option keys of a help table, and which of them mean nothing here."""
+    keys, elsewhere, inside = set(), set(), False
+    for line in text.splitlines():
+        if line.startswith("Options ("):
+            inside = True
+            continue
+        m = HELP_LINE.match(line) if inside else None
+        if not m:
+            inside = inside and line.startswith("  ")
+            continue
+        keys.add(m.group(1))
+        if m.group(2).startswith("(no meaning here:"):
+            elsewhere.add(m.group(1))
+    return keys, elsewhere
+
+
+def test_both_platforms_know_the_same_option_names():
+    """Every option of the kernel exists in the runner and the other way
+    round; the ones that mean nothing on a platform say so there."""
+    iso = os.path.join(ROOT, "build", "cyclekit.iso")
+    if not os.path.exists(iso):
+        pytest.fail(f"{iso} missing: run make first")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "help.log")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "run-qemu"), "--iso", iso, "--quiet",
+                        "--log", path, "--timeout", "120", "--cmdline", "help bench=calib/empty samples=3"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=180)
+        bare = cyclekit_log.parse_file(path)
+    hosted = run("help", "bench=calib/empty", "samples=3")
+    assert_complete(hosted)
+    assert bare.complete, bare.problems
+    bare_keys, bare_elsewhere = option_keys(bare.text)
+    hosted_keys, hosted_elsewhere = option_keys(hosted.text)
+    assert "samples" in bare_keys and "serial" in bare_keys
+    assert bare_keys == hosted_keys, (bare_keys ^ hosted_keys)
+    assert {"serial", "baud", "screen", "exit", "overflow"} <= hosted_elsewhere
+    assert bare_elsewhere == {"hostmem"}
+
+
+def test_an_option_of_the_other_platform_is_noted_and_ignored():
+    log = run("serial=com2", "exit=reboot", "bench=calib/empty", "samples=3")
+    assert_complete(log)
+    warnings = [n["text"] for n in log.notes(level="warn", topic="cmdline")]
+    assert any(w.startswith("option 'serial' has no meaning here: bare metal only") and w.endswith("; ignored")
+               for w in warnings), warnings
+    assert any(w.startswith("option 'exit' has no meaning here") for w in warnings), warnings
 
 
 def test_options_select_and_size_the_measurement():

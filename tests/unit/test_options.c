@@ -25,6 +25,7 @@ static const struct option_name modes[] = { { "auto", 0 }, { "on", 1 }, { "off",
 OPTION_ENUM(mode, "mode", 0, modes, "a mode");
 OPTION_BOOL(verbose, "verbose", false, "more output");
 OPTION_STR(pick, "select", 16, "*", "which benchmarks");
+OPTION_ELSEWHERE(farside, "farside", "only the other platform has it");
 
 /* The whole library links the harness and the guard: support/host32.c stands in
  * for their 32-bit parts. */
@@ -154,6 +155,7 @@ static void help_lists_every_option(void **state)
     assert_non_null(strstr(h, "count            samples per result (default 200) [1..100000]"));
     assert_non_null(strstr(h, "mode             a mode (default auto) [auto|on|off]"));
     assert_non_null(strstr(h, "port             a port (default com1) [com1|none]"));
+    assert_non_null(strstr(h, "farside          (no meaning here: only the other platform has it)"));
     assert_non_null(option_find("verbose"));
     assert_null(option_find("nosuch"));
 }
@@ -172,6 +174,7 @@ static void default_text(const struct option *o, char *buf, size_t size)
     case OPTION_ENUM: snprintf(buf, size, "%s", name ? name : "?"); break;
     case OPTION_BOOL: snprintf(buf, size, "%s", o->def ? "on" : "off"); break;
     case OPTION_STR: snprintf(buf, size, "'%s'", o->str_def); break;
+    case OPTION_ELSEWHERE: snprintf(buf, size, "-"); break;
     }
 }
 
@@ -202,6 +205,7 @@ static void check_bad(const struct option *o, const char *word, const char *valu
     case OPTION_ENUM: snprintf(want, sizeof want, "one of "); break;
     case OPTION_BOOL: snprintf(want, sizeof want, "on/off"); break;
     case OPTION_STR: snprintf(want, sizeof want, "text of at most %u characters", o->max - 1); break;
+    case OPTION_ELSEWHERE: fail_msg("%s: an option of the other platform has no bad value", word); break;
     }
     if (!strstr(h, want))
         fail_msg("%s: the message does not say what was expected (%s): %s", word, want, h);
@@ -218,13 +222,29 @@ static void check_bad(const struct option *o, const char *word, const char *valu
     case OPTION_ENUM: assert_int_equal(*(uint32_t *)o->value, o->def); break;
     case OPTION_BOOL: assert_int_equal(*(bool *)o->value, o->def != 0); break;
     case OPTION_STR: assert_string_equal((char *)o->value, o->str_def); break;
+    case OPTION_ELSEWHERE: break;
     }
+}
+
+/* An option only the other platform has: any value, or none, is noted as
+ * meaningless here and ignored; help lists it with the reason. */
+static void check_elsewhere(const struct option *o, const char *word)
+{
+    options_reset();
+    log_reset();
+    capture_reset();
+    assert_int_equal(options_parse(word), 1);
+    options_report_problems();
+    char want[300];
+    snprintf(want, sizeof want, "option '%s' has no meaning here: %s; ignored\n", o->key, o->help);
+    if (!strstr(capture_human(), want))
+        fail_msg("%s: expected \"%s\" in: %s", word, want, capture_human());
 }
 
 static void every_registered_option_explains_a_bad_value(void **state)
 {
     (void)state;
-    unsigned n = 0, kinds[4] = { 0 };
+    unsigned n = 0, kinds[5] = { 0 };
     for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++, n++) {
         char word[400], value[300];
         kinds[o->kind]++;
@@ -259,12 +279,18 @@ static void every_registered_option_explains_a_bad_value(void **state)
             }
             check_bad(o, o->key, NULL);
             break;
+        case OPTION_ELSEWHERE:
+            snprintf(word, sizeof word, "%s=anything", o->key);
+            check_elsewhere(o, word);
+            check_elsewhere(o, o->key);
+            break;
         }
     }
-    print_message("%u options, %u uint, %u bool, %u enum, %u str\n", n, kinds[OPTION_UINT], kinds[OPTION_BOOL], kinds[OPTION_ENUM], kinds[OPTION_STR]);
+    print_message("%u options, %u uint, %u bool, %u enum, %u str, %u elsewhere\n", n, kinds[OPTION_UINT],
+                  kinds[OPTION_BOOL], kinds[OPTION_ENUM], kinds[OPTION_STR], kinds[OPTION_ELSEWHERE]);
     /* The test's five and the kernel's portable options are all there. */
     assert_true(n >= 5 + 15);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         assert_true(kinds[k] > 0);
     assert_non_null(option_find("samples"));
     assert_non_null(option_find("bench"));

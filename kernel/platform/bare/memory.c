@@ -2,7 +2,11 @@
  * allocates above the kernel image, so the largest usable range is free. */
 #include <stdint.h>
 #include "boot_info.h"
+#include "lib/option.h"
 #include "memory.h"
+
+/* The hosted runner's option, so the same names exist on both platforms. */
+OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");
 
 void bare_big_memory(uint8_t **base, uint64_t *size)
 {

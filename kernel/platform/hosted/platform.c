@@ -15,6 +15,13 @@
 #include "platform/platform.h"
 #include "report/log.h"
 
+/* The bare-metal platform's options, so the same names exist here too. */
+OPTION_ELSEWHERE(serial, "serial", "bare metal only (the hosted runner writes to stdout)");
+OPTION_ELSEWHERE(baud, "baud", "bare metal only (the hosted runner writes to stdout)");
+OPTION_ELSEWHERE(screen, "screen", "bare metal only (the hosted runner has no screen of its own)");
+OPTION_ELSEWHERE(exit, "exit", "bare metal only (the hosted runner's exit code is the run status)");
+OPTION_ELSEWHERE(overflow, "overflow", "bare metal only (the double-fault task is a ring-0 mechanism)");
+
 OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
             "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
 
