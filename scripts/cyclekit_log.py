@@ -37,6 +37,27 @@ class Log:
         self.problems = problems        # why it is not complete (empty when it is)
         self.text = text                # the whole log as text
 
+    def _begin(self, key):
+        return self.records[0].get(key) if self.records else None
+
+    @property
+    def version(self):
+        """`git describe` of the build ("unknown" outside git), None in older logs."""
+        return self._begin("version")
+
+    @property
+    def built(self):
+        return self._begin("built")
+
+    @property
+    def compiler(self):
+        return self._begin("compiler")
+
+    @property
+    def run(self):
+        """The run id ("0x" and 16 hex digits): the begin record's, repeated by the end record."""
+        return self._begin("run")
+
     @property
     def truncated(self):
         return not self.complete
@@ -98,6 +119,8 @@ def parse(data) -> Log:
             problems.append(f"end record counts {end.get('records')} records, the log has {len(records)}")
         if end.get("checksum") != f"0x{checksum:x}":
             problems.append(f"checksum {end.get('checksum')} does not match the records (0x{checksum:x})")
+        if records and "run" in end and end.get("run") != records[0].get("run"):
+            problems.append(f"end record's run {end.get('run')} is not the begin record's ({records[0].get('run')})")
     return Log(records, end, not problems, problems, text)
 
 

@@ -1,7 +1,23 @@
 """The kernel boots on every test bed and closes a complete log."""
+import os
+import re
+
 import pytest
 
-from conftest import assert_complete, kvm_boot
+from conftest import ROOT, assert_complete, kvm_boot
+
+
+def assert_identifies_the_run(log):
+    """The begin record names the build (version, date, compiler) and the run;
+    the end record repeats the run id."""
+    begin = log.records[0]
+    with open(os.path.join(ROOT, "build", "gen", "describe")) as f:
+        assert begin["version"] == f.read().strip() == log.version
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", begin["built"]) and log.built == begin["built"]
+    assert begin["compiler"].startswith("gcc ") and log.compiler == begin["compiler"]
+    assert re.fullmatch(r"0x[0-9a-f]{16}", begin["run"])
+    assert log.end["run"] == begin["run"] == log.run
+    assert f"cyclekit {begin['version']}: x86 benchmark" in log.text
 
 TCG_MATRIX = [(q, c) for q in ("i386", "x86_64") for c in ("486", "pentium", "pentium2", "max")]
 
@@ -12,6 +28,7 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
     assert_complete(log)
     begin = log.records[0]
     assert begin["type"] == "begin" and begin["schema"] == 1 and begin["platform"] == "bare"
+    assert_identifies_the_run(log)
     plat = log.one("platform")
     assert plat["firmware"] == "bios"
     assert plat["multiboot2"] is True
@@ -28,6 +45,7 @@ def test_uefi_boot_through_ovmf(boot):
     # The self-test's UEFI boot (test_faults): one OVMF boot shows both.
     log = boot(cpu="max", qemu="x86_64", uefi=True, cmdline="selftest")
     assert_complete(log)
+    assert_identifies_the_run(log)
     plat = log.one("platform")
     assert plat["firmware"] == "uefi"
     assert plat["multiboot2"] is True
