@@ -20,6 +20,13 @@ def assert_identifies_the_run(log):
     assert f"cyclekit {begin['version']}: x86 benchmark" in log.text
 
 TCG_MATRIX = [(q, c) for q in ("i386", "x86_64") for c in ("486", "pentium", "pentium2", "max")]
+# The cpu record's microcode revision on each bed, exactly (QEMU's MSR 0x8B:
+# test_cpu_identity.MICROCODE): `max` is an AMD K7 (family 6) under
+# qemu-system-i386 and a K8 (family 15) under qemu-system-x86_64.
+AMD_OLD = "AMD before family 10h documents no patch-level MSR 0x8B"
+MICROCODE = {"486": (None, "CPUID leaf 1 reports no MSRs (EDX bit 5)"),
+             "pentium": (None, "Intel before the P6 family has no IA32_BIOS_SIGN_ID (MSR 0x8B)"),
+             "pentium2": (1, None), "max": (None, AMD_OLD)}
 
 
 @pytest.mark.parametrize("qemu,cpu", TCG_MATRIX, ids=[f"{q}-{c}" for q, c in TCG_MATRIX])
@@ -29,6 +36,8 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
     begin = log.records[0]
     assert begin["type"] == "begin" and begin["schema"] == 1 and begin["platform"] == "bare"
     assert_identifies_the_run(log)
+    cpu_rec = log.one("cpu")
+    assert (cpu_rec["microcode"], cpu_rec.get("microcode_reason")) == MICROCODE[cpu]
     plat = log.one("platform")
     assert plat["firmware"] == "bios"
     assert plat["multiboot2"] is True

@@ -177,3 +177,14 @@ def test_microcode_under_max_and_without_cpuid(boot):
     assert rec["microcode_reason"] == "AMD before family 10h documents no patch-level MSR 0x8B"
     rec = boot(cpu="pentium", cmdline="cpuprobe=386").one("cpu")
     assert rec["microcode"] is None and rec["microcode_reason"] == "no CPUID instruction"
+
+
+def test_microcode_of_handmade_vendors(boot):
+    """Hygon is read like AMD (bits 31:0): QEMU keys its AMD ucode_rev on
+    AuthenticAMD, so a HygonGenuine model holds 0x1_0000_0000 and reads 0.
+    VIA documents no revision MSR: not read."""
+    rec = boot(cpu=HANDMADE["hygon"][0]).one("cpu")
+    assert rec["vendor"] == "Hygon" and rec["microcode"] == 0
+    rec = boot(cpu=HANDMADE["via-nehemiah"][0]).one("cpu")
+    assert rec["microcode"] is None
+    assert rec["microcode_reason"] == "no documented microcode revision MSR for this vendor"
