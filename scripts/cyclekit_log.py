@@ -6,8 +6,8 @@ A complete log has a begin record, then records, then an end record whose
 `checksum` is FNV-1a 32 over those lines (bytes of each line, no newline).
 The begin record names the build and the run (Log.version, .built,
 .compiler, .run); an end record whose `run` is not the begin record's makes
-the log corrupt. Anything else is truncated or corrupt, and says why: parse() never raises,
-whatever the bytes (a record nested too deeply to decode is "not valid
+the log corrupt. Anything else is truncated or corrupt, and says why:
+parse() never raises, whatever the bytes (a record nested too deeply to decode is "not valid
 JSON"); of a Log, only one() raises (LookupError). The tool exits 0, 1 or
 2, also for records that lack or mistype the fields a table needs.
 
