@@ -4,8 +4,10 @@
 A complete log has a begin record, then records, then an end record whose
 `records` equals the number of JSON lines from begin up to it and whose
 `checksum` is FNV-1a 32 over those lines (bytes of each line, no newline).
-Anything else is truncated or corrupt, and says why: parse() never raises,
-whatever the bytes (a record nested too deeply to decode is "not valid
+The begin record names the build and the run (Log.version, .built,
+.compiler, .run); an end record whose `run` is not the begin record's makes
+the log corrupt. Anything else is truncated or corrupt, and says why:
+parse() never raises, whatever the bytes (a record nested too deeply to decode is "not valid
 JSON"); of a Log, only one() raises (LookupError). The tool exits 0, 1 or
 2, also for records that lack or mistype the fields a table needs.
 
@@ -36,6 +38,27 @@ class Log:
         self.complete = complete
         self.problems = problems        # why it is not complete (empty when it is)
         self.text = text                # the whole log as text
+
+    def _begin(self, key):
+        return self.records[0].get(key) if self.records else None
+
+    @property
+    def version(self):
+        """`git describe` of the build ("unknown" outside git), None in older logs."""
+        return self._begin("version")
+
+    @property
+    def built(self):
+        return self._begin("built")
+
+    @property
+    def compiler(self):
+        return self._begin("compiler")
+
+    @property
+    def run(self):
+        """The run id ("0x" and 16 hex digits): the begin record's, repeated by the end record."""
+        return self._begin("run")
 
     @property
     def truncated(self):
@@ -98,6 +121,8 @@ def parse(data) -> Log:
             problems.append(f"end record counts {end.get('records')} records, the log has {len(records)}")
         if end.get("checksum") != f"0x{checksum:x}":
             problems.append(f"checksum {end.get('checksum')} does not match the records (0x{checksum:x})")
+        if records and "run" in end and end.get("run") != records[0].get("run"):
+            problems.append(f"end record's run {end.get('run')} is not the begin record's ({records[0].get('run')})")
     return Log(records, end, not problems, problems, text)
 
 

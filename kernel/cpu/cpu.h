@@ -181,7 +181,12 @@ struct cpu_probe_ops {
     bool (*eflags_toggles)(uint32_t mask); /* can these EFLAGS bits be flipped? */
     bool (*fpu_present)(void);             /* FNINIT/FNSTSW/FNSTCW answers like an x87 */
     struct cpuid_regs (*cpuid)(uint32_t leaf, uint32_t subleaf);
+    uint64_t (*rdtsc)(void);               /* RDTSC (NULL: not offered) */
 };
+
+/* The TSC read once before identification (the run id): false where ops
+ * offer no rdtsc, there is no CPUID or CPUID leaf 1 reports no TSC. */
+bool cpu_first_tsc(const struct cpu_probe_ops *ops, uint64_t *tsc);
 
 /* Identify the CPU this runs on and fill the global `cpu` (platform ops). */
 void cpu_probe(void);

@@ -54,4 +54,12 @@ static inline struct cpuid_regs cpu_cpuid_native(uint32_t leaf, uint32_t subleaf
     return cpuid_raw(leaf, subleaf);
 }
 
+/* RDTSC (CR4.TSD is clear in both platforms' ring). */
+static inline uint64_t cpu_rdtsc_native(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 #endif

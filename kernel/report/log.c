@@ -2,6 +2,7 @@
  * log can tell a complete run from one that was cut short. */
 #include <stdarg.h>
 #include "platform/platform.h"
+#include "lib/build.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform/out.h"
@@ -13,6 +14,7 @@
 
 static struct {
     uint32_t checksum;
+    uint64_t run;            /* the run id: in the begin and the end record */
     unsigned records, errors;
     bool open;
     int depth;               /* 0: record level; >0 inside objects/arrays */
@@ -226,13 +228,37 @@ void log_note(const char *level, const char *topic, const char *fmt, ...)
     rec_close();
 }
 
-void log_begin(const char *platform_name, const char *cmdline)
+/* FNV-1a 64 over the begin record's checksum so far and the first TSC read
+ * (little-endian bytes): different runs differ by the TSC, and the same
+ * TSC with another build or command line gives another id. */
+static uint64_t run_id(uint32_t begin_checksum, bool have_tsc, uint64_t tsc)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned i = 0; i < 4; i++)
+        h = (h ^ ((begin_checksum >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    for (unsigned i = 0; have_tsc && i < 8; i++)
+        h = (h ^ ((tsc >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    return h;
+}
+
+static void rec_run(uint64_t run)
+{
+    begin_value("run");
+    emitf("\"0x%016llx\"", (unsigned long long)run);
+}
+
+void log_begin(const char *platform_name, const char *cmdline, bool have_tsc, uint64_t tsc)
 {
     rec_open("begin");
     rec_u64("schema", LOG_SCHEMA);
     rec_str("program", "cyclekit");
+    rec_str("version", ck_build_version);
+    rec_str("built", ck_build_date);
+    rec_str("compiler", ck_build_compiler);
     rec_str("platform", platform_name);
     rec_str("cmdline", cmdline ? cmdline : "");
+    rep.run = run_id(rep.checksum, have_tsc, tsc);
+    rec_run(rep.run);
     rec_close();
 }
 
@@ -245,6 +271,7 @@ int log_end(int status)
     rec_hex("checksum", checksum);
     rec_i64("status", status);
     rec_u64("errors", rep.errors);
+    rec_run(rep.run);
     rec_close();
     return status;
 }

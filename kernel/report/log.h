@@ -1,12 +1,23 @@
 /* The report: every record is written twice, as readable text (OUT_HUMAN)
  * and as one JSON object per line (OUT_MACHINE).
  *
- * Machine lines: the first record is {"type":"begin","schema":N,...}; the last
- * is {"type":"end","records":N,"checksum":"0x........","status":S} where
- * records counts every JSON line before it (begin included) and checksum is
- * FNV-1a 32 over those lines' bytes, newline excluded, in order. A log
- * without a valid end record is truncated. Key order inside a record is the
- * order of the calls; string values are JSON-escaped here. */
+ * Machine lines: the first record is
+ *   {"type":"begin","schema":N,"program":"cyclekit","version":V,"built":B,
+ *    "compiler":C,"platform":P,"cmdline":L,"run":"0x................"}
+ * version: `git describe --always --dirty` at build time ("unknown" when not
+ * built from a git checkout); built: the build's UTC date and time
+ * ("2026-11-23T03:30:00Z"); compiler: the __VERSION__ of the compiler that
+ * built it (lib/build.h). run: the run id, 16 hex digits: FNV-1a 64 over the
+ * begin record's checksum up to "run" (4 bytes, little-endian) and the first
+ * TSC read of the run (8 bytes, little-endian; left out where there is no
+ * TSC, e.g. a 486, when the id only tells builds and command lines apart).
+ * The last record is
+ *   {"type":"end","records":N,"checksum":"0x........","status":S,"errors":E,"run":R}
+ * where records counts every JSON line before it (begin included), checksum
+ * is FNV-1a 32 over those lines' bytes, newline excluded, in order, and run
+ * repeats the begin record's. A log without a valid end record is truncated.
+ * Key order inside a record is the order of the calls; string values are
+ * JSON-escaped here. */
 #ifndef CK_LOG_H
 #define CK_LOG_H
 #include <stdbool.h>
@@ -14,7 +25,8 @@
 
 #define LOG_SCHEMA 1
 
-void log_begin(const char *platform_name, const char *cmdline);
+/* have_tsc/tsc: the run's first TSC read, for the run id (see above). */
+void log_begin(const char *platform_name, const char *cmdline, bool have_tsc, uint64_t tsc);
 int log_end(int status); /* writes the end record; returns status */
 
 /* One JSON record, streamed: open, fields, close. Records do not nest;

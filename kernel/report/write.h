@@ -6,6 +6,7 @@
 #define CK_WRITE_H
 #include <stdbool.h>
 #include "cpu/cpu.h"
+#include "cpu/microcode.h"
 #include "cpu/msrscan.h"
 #include "harness/bench.h"
 #include "harness/measure.h"
@@ -24,8 +25,11 @@ void write_platform_said(const char *line);                /* what after_cpu_pro
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 
-/* Identification (write_cpu.c): the CPU section and the "cpu" record. */
-void write_cpu(const struct cpu_info *c);
+/* Identification (write_cpu.c): the CPU section and the "cpu" record, with
+ * the microcode revision: "microcode":N, or null with "microcode_reason"
+ * (and "microcode_fault":"0x..", "microcode_fault_msr":"0x8b" when the MSR
+ * access failed). mc may be NULL (not read: null, "not read"). */
+void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc);
 
 /* The MSR sweep, option msrscan (write_msrscan.c): a heading, a readable line
  * before each range is read (progress), then the section and one record:

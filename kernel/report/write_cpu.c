@@ -157,7 +157,31 @@ static void record_raw(const struct cpu_info *c)
     rec_arr_close();
 }
 
-static void record(const struct cpu_info *c)
+static void text_microcode(const struct cpu_info *c, const struct cpu_microcode *mc)
+{
+    if (c->generation != CPU_GEN_CPUID)
+        return;
+    if (mc && mc->known)
+        log_text("  microcode: revision 0x%x\n", (unsigned)mc->revision);
+    else
+        log_text("  microcode: unknown (%s)\n", mc ? mc->reason : "not read");
+}
+
+static void record_microcode(const struct cpu_microcode *mc)
+{
+    if (mc && mc->known) {
+        rec_u64("microcode", mc->revision);
+        return;
+    }
+    rec_null("microcode");
+    rec_str("microcode_reason", mc ? mc->reason : "not read");
+    if (mc && mc->fault) {
+        rec_hex("microcode_fault", (uint64_t)(unsigned)mc->fault);
+        rec_hex("microcode_fault_msr", mc->fault_msr);
+    }
+}
+
+static void record(const struct cpu_info *c, const struct cpu_microcode *mc)
 {
     rec_open("cpu");
     rec_str("generation", cpu_generation_name(c->generation));
@@ -214,17 +238,19 @@ static void record(const struct cpu_info *c)
         rec_null("hypervisor");
         rec_null("hypervisor_name");
     }
+    record_microcode(mc);
     record_raw(c);
     rec_close();
 }
 
-void write_cpu(const struct cpu_info *c)
+void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc)
 {
     text_section(c);
+    text_microcode(c, mc);
     if (c->generation != CPU_GEN_CPUID)
         log_note("info", "cpu", "no CPUID instruction: identified as %s by EFLAGS tests",
                     c->name);
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
-    record(c);
+    record(c, mc);
 }

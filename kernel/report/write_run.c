@@ -1,13 +1,15 @@
 /* The run's own lines and records: the banner under the begin record, the
  * "platform" record, what the platform did after identification, and the
  * closing line before the end record. */
+#include "lib/build.h"
 #include "log.h"
 #include "write.h"
 
 void write_banner(const struct platform *p)
 {
-    log_text("cyclekit: x86 benchmark %s, platform %s (log schema %d)\n",
-             p->ring0 ? "kernel" : "runner", p->name, LOG_SCHEMA);
+    log_text("cyclekit %s: x86 benchmark %s, platform %s (log schema %d); built %s by %s\n",
+             ck_build_version, p->ring0 ? "kernel" : "runner", p->name, LOG_SCHEMA, ck_build_date,
+             ck_build_compiler);
 }
 
 void write_platform_said(const char *line)

@@ -5,6 +5,7 @@
  * The rooms to the left compute; this room calls them in order and hands
  * what they found to the writers. */
 #include "cpu/cpu.h"
+#include "cpu/microcode.h"
 #include "cpu/msrscan.h"
 #include "guarded_step.h"
 #include "lib/option.h"
@@ -41,7 +42,27 @@ static void cpu_setup(void)
     write_platform_said(said);
 }
 
-static void cpu_record(void) { write_cpu(cpu); }
+/* The microcode revision needs the identified CPU (vendor, family, MSRs)
+ * and the MSR path; a refusal or a fault is part of what it reports. */
+static void cpu_record(void)
+{
+    static struct cpu_microcode microcode;
+    cpu_microcode_read(cpu, here->cpu_ops, here->msr, &microcode);
+    write_cpu(cpu, &microcode);
+}
+
+/* The first TSC read, for the run id; a fault (CR4.TSD set in ring 3)
+ * only means there is none. Nothing is written before the begin record. */
+static struct {
+    bool have;
+    uint64_t tsc;
+} first;
+
+static void read_first_tsc(void *arg)
+{
+    (void)arg;
+    first.have = cpu_first_tsc(here->cpu_ops, &first.tsc);
+}
 
 /* The MSR sweep: a line before each range (it reads 24576 MSRs, each a trap
  * under a hypervisor), then the section and record. Outside ring 0 the first
@@ -64,7 +85,9 @@ int run_suite(const struct platform *p)
     static struct platform_info info;
     int status = STATUS_OK;
     here = p;
-    log_begin(p->name, p->cmdline);
+    if (guard_run(read_first_tsc, NULL, NULL) != 0)
+        first.have = false;
+    log_begin(p->name, p->cmdline, first.have, first.tsc);
     write_banner(p);
     if (p->describe) {
         p->describe(&info);

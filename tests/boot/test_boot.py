@@ -1,9 +1,32 @@
 """The kernel boots on every test bed and closes a complete log."""
+import os
+import re
+
 import pytest
 
-from conftest import assert_complete, kvm_boot
+from conftest import ROOT, assert_complete, kvm_boot
+
+
+def assert_identifies_the_run(log):
+    """The begin record names the build (version, date, compiler) and the run;
+    the end record repeats the run id."""
+    begin = log.records[0]
+    with open(os.path.join(ROOT, "build", "gen", "describe")) as f:
+        assert begin["version"] == f.read().strip() == log.version
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", begin["built"]) and log.built == begin["built"]
+    assert begin["compiler"].startswith("gcc ") and log.compiler == begin["compiler"]
+    assert re.fullmatch(r"0x[0-9a-f]{16}", begin["run"])
+    assert log.end["run"] == begin["run"] == log.run
+    assert f"cyclekit {begin['version']}: x86 benchmark" in log.text
 
 TCG_MATRIX = [(q, c) for q in ("i386", "x86_64") for c in ("486", "pentium", "pentium2", "max")]
+# The cpu record's microcode revision on each bed, exactly (QEMU's MSR 0x8B:
+# test_cpu_identity.MICROCODE): `max` is an AMD K7 (family 6) under
+# qemu-system-i386 and a K8 (family 15) under qemu-system-x86_64.
+AMD_OLD = "AMD before family 10h documents no patch-level MSR 0x8B"
+MICROCODE = {"486": (None, "CPUID leaf 1 reports no MSRs (EDX bit 5)"),
+             "pentium": (None, "Intel before the P6 family has no IA32_BIOS_SIGN_ID (MSR 0x8B)"),
+             "pentium2": (1, None), "max": (None, AMD_OLD)}
 
 
 @pytest.mark.parametrize("qemu,cpu", TCG_MATRIX, ids=[f"{q}-{c}" for q, c in TCG_MATRIX])
@@ -12,6 +35,9 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
     assert_complete(log)
     begin = log.records[0]
     assert begin["type"] == "begin" and begin["schema"] == 1 and begin["platform"] == "bare"
+    assert_identifies_the_run(log)
+    cpu_rec = log.one("cpu")
+    assert (cpu_rec["microcode"], cpu_rec.get("microcode_reason")) == MICROCODE[cpu]
     plat = log.one("platform")
     assert plat["firmware"] == "bios"
     assert plat["multiboot2"] is True
@@ -28,6 +54,7 @@ def test_uefi_boot_through_ovmf(boot):
     # The self-test's UEFI boot (test_faults): one OVMF boot shows both.
     log = boot(cpu="max", qemu="x86_64", uefi=True, cmdline="selftest")
     assert_complete(log)
+    assert_identifies_the_run(log)
     plat = log.one("platform")
     assert plat["firmware"] == "uefi"
     assert plat["multiboot2"] is True

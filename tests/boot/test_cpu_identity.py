@@ -138,3 +138,53 @@ def test_no_cpuid_path_at_boot(boot, mode, generation, name):
     assert rec["raw"] == [] and rec["features"] == []
     assert rec["fpu"] is True  # QEMU's x87 answers FNINIT/FNSTSW/FNSTCW
     assert any("cpuprobe=" + mode in n["text"] for n in log.notes(topic="cpu"))
+
+
+# The microcode revision under TCG, exactly: QEMU's MSR 0x8B holds its
+# ucode_rev (target/i386/cpu.c: 0x01000065 for AMD models, 0x1_0000_0000
+# otherwise) and ignores writes, so Intel's write 0, CPUID 1, read gives bits
+# 63:32 = 1 and AMD's read gives 0x01000065. `max` under qemu-system-i386
+# is an AMD family 6 (a K7): no patch-level MSR is documented there.
+MICROCODE = {
+    "pentium2": (1, None),
+    "Skylake-Client": (1, None),
+    "EPYC": (0x01000065, None),
+    "phenom": (0x01000065, None),
+    "athlon": (None, "AMD before family 10h documents no patch-level MSR 0x8B"),
+    "pentium": (None, "Intel before the P6 family has no IA32_BIOS_SIGN_ID (MSR 0x8B)"),
+    "486": (None, "CPUID leaf 1 reports no MSRs (EDX bit 5)"),
+}
+
+
+@pytest.mark.parametrize("cpu", sorted(MICROCODE))
+def test_microcode_revision(boot, cpu):
+    revision, reason = MICROCODE[cpu]
+    family = MODELS[cpu][1]
+    log = boot(cpu=cpu, qemu="x86_64" if family >= 15 or cpu in ("Icelake-Server", "EPYC") else None)
+    assert_complete(log)
+    rec = log.one("cpu")
+    assert rec["microcode"] == revision, rec.get("microcode_reason")
+    assert rec.get("microcode_reason") == reason
+    assert "microcode_fault" not in rec
+    text = f"microcode: revision {revision:#x}" if revision is not None else f"microcode: unknown ({reason})"
+    assert text in log.text
+
+
+def test_microcode_under_max_and_without_cpuid(boot):
+    rec = boot(cpu="max", qemu="i386").one("cpu")
+    assert (rec["vendor"], rec["family"]) == ("AMD", 6)
+    assert rec["microcode"] is None
+    assert rec["microcode_reason"] == "AMD before family 10h documents no patch-level MSR 0x8B"
+    rec = boot(cpu="pentium", cmdline="cpuprobe=386").one("cpu")
+    assert rec["microcode"] is None and rec["microcode_reason"] == "no CPUID instruction"
+
+
+def test_microcode_of_handmade_vendors(boot):
+    """Hygon is read like AMD (bits 31:0): QEMU keys its AMD ucode_rev on
+    AuthenticAMD, so a HygonGenuine model holds 0x1_0000_0000 and reads 0.
+    VIA documents no revision MSR: not read."""
+    rec = boot(cpu=HANDMADE["hygon"][0]).one("cpu")
+    assert rec["vendor"] == "Hygon" and rec["microcode"] == 0
+    rec = boot(cpu=HANDMADE["via-nehemiah"][0]).one("cpu")
+    assert rec["microcode"] is None
+    assert rec["microcode_reason"] == "no documented microcode revision MSR for this vendor"

@@ -159,6 +159,30 @@ def test_begin_record_names_the_hosted_platform_and_the_options(full):
     assert begin["cmdline"] == " ".join(FULL)
 
 
+def test_begin_record_identifies_the_build_and_the_run(full):
+    """The same keys as on bare metal: version, build date, compiler, run id
+    (repeated by the end record), and the version on the banner line."""
+    begin = full.records[0]
+    with open(os.path.join(ROOT, "build", "gen", "describe")) as f:
+        assert begin["version"] == f.read().strip() == full.version
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", begin["built"]) and full.built == begin["built"]
+    assert begin["compiler"].startswith("gcc ") and full.compiler == begin["compiler"]
+    assert re.fullmatch(r"0x[0-9a-f]{16}", begin["run"])
+    assert full.end["run"] == begin["run"] == full.run
+    assert f"cyclekit {begin['version']}: x86 benchmark runner, platform hosted" in full.text
+
+
+def test_microcode_is_not_read_in_ring_3(full):
+    """Ring 3 cannot read MSR 0x8B: the cpu record says null and why (the
+    refusal, or before it that the CPU has no documented revision MSR)."""
+    cpu = full.one("cpu")
+    assert cpu["microcode"] is None
+    assert cpu["microcode_reason"]
+    if cpu["vendor"] == "Intel" and cpu["family"] >= 6 or cpu["vendor"] in ("AMD", "Hygon") and cpu["family"] >= 16:
+        assert cpu["microcode_reason"] == "the platform refuses MSR access outside ring 0"
+        assert cpu["microcode_fault"] == "0x200" and cpu["microcode_fault_msr"] == "0x8b"
+
+
 def test_platform_record_says_ring_3(full):
     platform = full.one("platform")
     assert platform["ring0"] is False

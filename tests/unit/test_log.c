@@ -91,7 +91,7 @@ static void unclosed_levels_are_closed(void **state)
 static void end_record_counts_and_checksums(void **state)
 {
     (void)state;
-    log_begin("bare", "a=1");
+    log_begin("bare", "a=1", false, 0);
     log_note("warn", "cmdline", "bad %s", "thing");
     rec_open("r");
     rec_close();
@@ -107,11 +107,20 @@ static void end_record_counts_and_checksums(void **state)
     }
     char expected[128];
     snprintf(expected, sizeof expected,
-             "{\"type\":\"end\",\"records\":3,\"checksum\":\"0x%x\",\"status\":2,\"errors\":0}\n", h);
-    assert_string_equal(line, expected);
+             "{\"type\":\"end\",\"records\":3,\"checksum\":\"0x%x\",\"status\":2,\"errors\":0,"
+             "\"run\":\"0x", h);
+    assert_memory_equal(line, expected, strlen(expected));
     assert_non_null(strstr(capture_human(), "[warn] cmdline: bad thing\n"));
     assert_non_null(strstr(m, "{\"type\":\"begin\",\"schema\":1,\"program\":\"cyclekit\","
-                              "\"platform\":\"bare\",\"cmdline\":\"a=1\"}\n"));
+                              "\"version\":\""));
+    assert_non_null(strstr(m, "\"platform\":\"bare\",\"cmdline\":\"a=1\",\"run\":\"0x"));
+    /* The end record repeats the begin record's run id. */
+    const char *run = strstr(m, "\"run\":\"");
+    assert_non_null(run);
+    char want[40];
+    memcpy(want, run, 26);
+    want[26] = 0;
+    assert_non_null(strstr(line, want));
 }
 
 static void error_notes_are_counted(void **state)

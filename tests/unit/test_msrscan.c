@@ -2,13 +2,19 @@
  * without a fault are reported (as runs, with their non-zero values), the
  * lists are capped with a count of the rest, a refusing platform stops the
  * scan at its first read, a CPU without RDMSR is not read at all, and no
- * write is ever issued. */
+ * write is ever issued. The microcode revision (cpu/microcode.h), the cpu
+ * room's other MSR read: Intel writes 0 to MSR 0x8B, executes CPUID leaf 1,
+ * then reads bits 63:32; AMD reads bits 31:0 and writes nothing; a fault or
+ * a refusal gives no revision with the reason and the fault; CPUs without
+ * MSRs, P5 and K7 are not touched; the cpu record carries the number or null
+ * with the reason. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "cpu/microcode.h"
 #include "cpu/msrscan.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
@@ -310,6 +316,167 @@ static void test_records(void **state)
                                          "(code 0x200 at MSR 0x0); 0 MSRs read\n");
 }
 
+/* ---- the microcode revision ---- */
+
+static struct msr_sim sim;       /* the microcode tests' MSR file */
+static struct cpu_info info; /* large: not on the stack */
+
+static struct cpuid_regs sim_cpuid(uint32_t leaf, uint32_t subleaf)
+{
+    (void)subleaf;
+    if (leaf == 1)
+        sim_cpuid1(&sim);
+    return (struct cpuid_regs){ 0, 0, 0, 0 };
+}
+
+static const struct cpu_probe_ops ops = { .cpuid = sim_cpuid };
+
+static const struct cpu_info *cpu_of(enum cpu_vendor v, unsigned family, bool msr)
+{
+    memset(&info, 0, sizeof info);
+    info.generation = CPU_GEN_CPUID;
+    info.vendor = v;
+    info.family = family;
+    if (msr)
+        info.features[FW_1_EDX] = 1u << 5;
+    return &info;
+}
+
+static void intel_file(uint32_t rev)
+{
+    sim_init_p6(&sim);
+    sim.ucode = SIM_UCODE_INTEL;
+    sim.ucode_rev = rev;
+    sim.sign_id = 0x1234567800000000ull; /* stale: what a read without the write+CPUID sees */
+}
+
+static void intel_writes_zero_then_cpuid_then_reads(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc;
+    intel_file(0xf0);
+    cpu_microcode_read(cpu_of(VENDOR_INTEL, 6, true), &ops, sim_ops(&sim), &mc);
+    assert_true(mc.known);
+    assert_int_equal(mc.revision, 0xf0);
+    assert_null(mc.reason);
+    assert_int_equal(sim.ntrace, 3);
+    assert_int_equal(sim.trace[0].op, 'w');
+    assert_int_equal(sim.trace[0].msr, 0x8B);
+    assert_int_equal(sim.trace[0].value, 0);
+    assert_int_equal(sim.trace[1].op, 'c');
+    assert_int_equal(sim.trace[2].op, 'r');
+    assert_int_equal(sim.trace[2].msr, 0x8B);
+}
+
+static void intel_family_15_is_read_too(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc;
+    intel_file(0x2e);
+    cpu_microcode_read(cpu_of(VENDOR_INTEL, 15, true), &ops, sim_ops(&sim), &mc);
+    assert_true(mc.known);
+    assert_int_equal(mc.revision, 0x2e);
+}
+
+static void amd_reads_the_low_half_and_writes_nothing(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc;
+    sim_init_amd(&sim, true);
+    sim.ucode = SIM_UCODE_AMD;
+    sim.ucode_rev = 0x0830107a;
+    cpu_microcode_read(cpu_of(VENDOR_AMD, 0x17, true), &ops, sim_ops(&sim), &mc);
+    assert_true(mc.known);
+    assert_int_equal(mc.revision, 0x0830107a);
+    assert_int_equal(sim.writes, 0);
+    assert_int_equal(sim.ntrace, 1);
+    assert_int_equal(sim.trace[0].op, 'r');
+}
+
+static void a_fault_gives_no_revision(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc;
+    sim_init_p6(&sim); /* no MSR 0x8B: #GP */
+    cpu_microcode_read(cpu_of(VENDOR_INTEL, 6, true), &ops, sim_ops(&sim), &mc);
+    assert_false(mc.known);
+    assert_int_equal(mc.fault, FAULT_CODE(VEC_GP));
+    assert_int_equal(mc.fault_msr, 0x8B);
+    assert_string_equal(mc.reason, "the MSR access faulted");
+    assert_int_equal(sim.ntrace, 1); /* the write faulted: no CPUID, no read */
+
+    sim_init_amd(&sim, true);
+    cpu_microcode_read(cpu_of(VENDOR_AMD, 0x10, true), &ops, sim_ops(&sim), &mc);
+    assert_false(mc.known);
+    assert_int_equal(mc.fault, FAULT_CODE(VEC_GP));
+}
+
+static int refuse(void *ctx, uint32_t msr, uint64_t *v)
+{
+    (void)ctx, (void)msr, (void)v;
+    return MSR_ERR_NOT_RING0;
+}
+static int refuse_w(void *ctx, uint32_t msr, uint64_t v)
+{
+    (void)ctx, (void)msr, (void)v;
+    return MSR_ERR_NOT_RING0;
+}
+
+static void a_refusal_says_so(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc;
+    const struct msr_ops refusing = { refuse, refuse_w, NULL };
+    cpu_microcode_read(cpu_of(VENDOR_INTEL, 6, true), &ops, &refusing, &mc);
+    assert_false(mc.known);
+    assert_int_equal(mc.fault, MSR_ERR_NOT_RING0);
+    assert_string_equal(mc.reason, "the platform refuses MSR access outside ring 0");
+}
+
+static void cpus_without_the_msr_are_not_touched(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc;
+    const struct { enum cpu_vendor v; unsigned family; bool msr; } cases[] = {
+        { VENDOR_INTEL, 5, true },   /* P5: no IA32_BIOS_SIGN_ID */
+        { VENDOR_INTEL, 6, false },  /* CPUID says no MSRs */
+        { VENDOR_AMD, 6, true },     /* K7 */
+        { VENDOR_CYRIX, 6, true },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        intel_file(1);
+        cpu_microcode_read(cpu_of(cases[i].v, cases[i].family, cases[i].msr), &ops, sim_ops(&sim), &mc);
+        assert_false(mc.known);
+        assert_non_null(mc.reason);
+        assert_int_equal(mc.fault, 0);
+        assert_int_equal(sim.ntrace, 0);
+    }
+    info.generation = CPU_GEN_486_NO_CPUID;
+    cpu_microcode_read(&info, &ops, sim_ops(&sim), &mc);
+    assert_false(mc.known);
+    assert_string_equal(mc.reason, "no CPUID instruction");
+}
+
+static void the_cpu_record_carries_it(void **state)
+{
+    (void)state;
+    struct cpu_microcode mc = { .known = true, .revision = 0xf0 };
+    log_reset();
+    capture_reset();
+    write_cpu(cpu_of(VENDOR_INTEL, 6, true), &mc);
+    assert_non_null(strstr(capture_machine(), "\"microcode\":240,"));
+    assert_non_null(strstr(capture_human(), "  microcode: revision 0xf0\n"));
+
+    mc = (struct cpu_microcode){ .reason = "the MSR access faulted", .fault = FAULT_CODE(VEC_GP),
+                                 .fault_msr = 0x8B };
+    log_reset();
+    capture_reset();
+    write_cpu(&info, &mc);
+    assert_non_null(strstr(capture_machine(), "\"microcode\":null,\"microcode_reason\":"
+                                              "\"the MSR access faulted\",\"microcode_fault\":\"0x10d\","
+                                              "\"microcode_fault_msr\":\"0x8b\","));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +487,13 @@ int main(void)
         cmocka_unit_test(test_refused_stops_at_the_first_read),
         cmocka_unit_test(test_no_rdmsr_reads_nothing),
         cmocka_unit_test(test_records),
+        cmocka_unit_test(intel_writes_zero_then_cpuid_then_reads),
+        cmocka_unit_test(intel_family_15_is_read_too),
+        cmocka_unit_test(amd_reads_the_low_half_and_writes_nothing),
+        cmocka_unit_test(a_fault_gives_no_revision),
+        cmocka_unit_test(a_refusal_says_so),
+        cmocka_unit_test(cpus_without_the_msr_are_not_touched),
+        cmocka_unit_test(the_cpu_record_carries_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

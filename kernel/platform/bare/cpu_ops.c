@@ -22,4 +22,5 @@ const struct cpu_probe_ops bare_cpu_ops = {
     .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = fpu_present,
     .cpuid = cpu_cpuid_native,
+    .rdtsc = cpu_rdtsc_native,
 };

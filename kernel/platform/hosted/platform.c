@@ -208,6 +208,7 @@ static const struct cpu_probe_ops hosted_cpu_ops = {
     .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = cpu_x87_answers,
     .cpuid = cpu_cpuid_native,
+    .rdtsc = cpu_rdtsc_native,
 };
 
 struct platform hosted_platform = {

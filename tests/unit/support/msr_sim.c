@@ -6,7 +6,7 @@
 
 #define GP_FAULT FAULT_CODE(13)
 
-enum slot_kind { S_NONE, S_CTL, S_CTR, S_FIXED_CTR, S_FIXED_CTRL, S_GLOBAL, S_CAPS, S_STATUS };
+enum slot_kind { S_NONE, S_CTL, S_CTR, S_FIXED_CTR, S_FIXED_CTRL, S_GLOBAL, S_CAPS, S_STATUS, S_UCODE };
 struct slot {
     enum slot_kind kind;
     uint64_t *reg;
@@ -32,6 +32,11 @@ static uint64_t status_storage;
 static struct slot find(struct msr_sim *s, uint32_t msr)
 {
     struct slot r = { S_NONE, 0, 64, false, false, 0 };
+    if (s->ucode != SIM_UCODE_NONE && msr == 0x8B) {
+        if (s->ucode == SIM_UCODE_AMD)
+            s->sign_id = s->ucode_rev;
+        return (struct slot){ S_UCODE, &s->sign_id, 64, false, s->ucode == SIM_UCODE_AMD, 0 };
+    }
     switch (s->family) {
     case SIM_P5:
         if (msr == 0x11) r = (struct slot){ S_CTL, &s->cesr, 32, false, false, 0 };
@@ -92,11 +97,28 @@ static uint64_t global_valid(const struct msr_sim *s)
     return v;
 }
 
+static void trace(struct msr_sim *s, char op, uint32_t msr, uint64_t value)
+{
+    if (s->ntrace < sizeof s->trace / sizeof s->trace[0]) {
+        s->trace[s->ntrace].op = op;
+        s->trace[s->ntrace].msr = msr;
+        s->trace[s->ntrace++].value = value;
+    }
+}
+
+void sim_cpuid1(struct msr_sim *s)
+{
+    trace(s, 'c', 0, 1);
+    if (s->ucode == SIM_UCODE_INTEL && s->mode != SIM_GP)
+        s->sign_id = (uint64_t)s->ucode_rev << 32;
+}
+
 static int sim_read(void *ctx, uint32_t msr, uint64_t *value)
 {
     struct msr_sim *s = ctx;
     struct slot sl = find(s, msr);
     s->reads++;
+    trace(s, 'r', msr, 0);
     if (sl.kind == S_NONE || s->mode == SIM_GP) {
         s->faults++;
         s->last_fault_msr = msr;
@@ -111,6 +133,7 @@ static int sim_write(void *ctx, uint32_t msr, uint64_t value)
     struct msr_sim *s = ctx;
     struct slot sl = find(s, msr);
     s->writes++;
+    trace(s, 'w', msr, value);
     if (sl.kind == S_NONE || s->mode == SIM_GP || sl.read_only ||
         (sl.kind == S_GLOBAL && (value & ~global_valid(s)))) {
         s->faults++;

@@ -27,9 +27,17 @@ struct msr_sim {
     bool fixed_frozen;     /* arch: fixed counters exist but never count (a half-done vPMU) */
     /* Registers. */
     uint64_t cesr, ctl[8], ctr[8], fixed_ctrl, fixed_ctr[4], global_ctrl;
-    /* Statistics. */
+    /* The microcode signature MSR 0x8B (any family): SIM_UCODE_INTEL keeps
+     * what is written until sim_cpuid1() loads ucode_rev into bits 63:32;
+     * SIM_UCODE_AMD reads ucode_rev in bits 31:0 and faults on writes. */
+    enum { SIM_UCODE_NONE, SIM_UCODE_INTEL, SIM_UCODE_AMD } ucode;
+    uint32_t ucode_rev;
+    uint64_t sign_id;
+    /* Statistics, and the accesses in order ('r', 'w'; 'c' for sim_cpuid1). */
     unsigned reads, writes, faults;
     uint32_t last_fault_msr;
+    struct { char op; uint32_t msr; uint64_t value; } trace[16];
+    unsigned ntrace;
     struct msr_ops ops;
 };
 
@@ -41,6 +49,9 @@ void sim_init_amd(struct msr_sim *s, bool core_ext);
 
 /* The msr_ops a driver binds to (points into *s). */
 const struct msr_ops *sim_ops(struct msr_sim *s);
+
+/* CPUID leaf 1 executed (Intel: refills MSR 0x8B's revision). */
+void sim_cpuid1(struct msr_sim *s);
 
 /* Code runs: every enabled counter advances by what its event counts. */
 void sim_run(struct msr_sim *s, uint64_t instructions, uint64_t cycles, uint64_t branches);
