@@ -182,7 +182,36 @@ struct cpu_probe_ops {
     bool (*fpu_present)(void);             /* FNINIT/FNSTSW/FNSTCW answers like an x87 */
     struct cpuid_regs (*cpuid)(uint32_t leaf, uint32_t subleaf);
     uint64_t (*rdtsc)(void);               /* RDTSC (NULL: not offered) */
+    uint64_t (*xgetbv)(uint32_t xcr);      /* XGETBV (NULL: not offered); called only
+                                              where CPUID.1:ECX.OSXSAVE is set */
 };
+
+/* ---- The XSAVE state the OS enabled (SDM Vol. 1 §13.3, Vol. 3A §2.6) ----
+ * Read after the platform's setup: CPUID.1:ECX.OSXSAVE[bit 27] mirrors
+ * CR4.OSXSAVE, so leaf 1 is read again; XGETBV(0) is allowed at any
+ * privilege once CR4.OSXSAVE is set (SDM Vol. 2C, XGETBV). */
+#define XCR0_X87 (1ull << 0)
+#define XCR0_SSE (1ull << 1)
+#define XCR0_AVX (1ull << 2)
+#define XCR0_AVX512 (7ull << 5) /* opmask, ZMM_Hi256, Hi16_ZMM: all or none */
+struct cpu_xstate {
+    bool osxsave;          /* CPUID.1:ECX.OSXSAVE after the setup */
+    bool known;            /* xcr0 was read */
+    uint64_t xcr0;
+    uint64_t supported;    /* CPUID.(EAX=0DH,ECX=0):EDX:EAX; 0 when not read */
+    const char *reason;    /* why xcr0 is unknown (when !known) */
+};
+/* The state of this run (valid after cpu_xstate_probe; zero before). */
+extern const struct cpu_xstate *const cpu_xstate;
+void cpu_xstate_probe(void);
+void cpu_xstate_read(const struct cpu_info *c, const struct cpu_probe_ops *ops,
+                     struct cpu_xstate *x);
+/* VEX-encoded (AVX, AVX2, FMA) instructions usable: XCR0.SSE and XCR0.AVX
+ * set by the OS (SDM Vol. 1 §14.3 "Detection of Intel AVX instructions"). */
+static inline bool cpu_xstate_avx_on(const struct cpu_xstate *x)
+{
+    return x->known && x->osxsave && (x->xcr0 & (XCR0_SSE | XCR0_AVX)) == (XCR0_SSE | XCR0_AVX);
+}
 
 /* The TSC read once before identification (the run id): false where ops
  * offer no rdtsc, there is no CPUID or CPUID leaf 1 reports no TSC. */

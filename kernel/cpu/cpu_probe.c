@@ -155,3 +155,35 @@ void cpu_probe_platform(const struct cpu_probe_ops *ops)
 {
     cpu_probe_with(&cpu_identified, ops);
 }
+
+/* XCR0 as the OS left it. Nothing is read where CPUID says XSAVE or
+ * OSXSAVE is absent: XGETBV then raises #UD (SDM Vol. 2C, XGETBV). */
+void cpu_xstate_read(const struct cpu_info *c, const struct cpu_probe_ops *ops,
+                     struct cpu_xstate *x)
+{
+    *x = (struct cpu_xstate){ .reason = NULL };
+    if (c->generation != CPU_GEN_CPUID) {
+        x->reason = "no CPUID instruction, so no XSAVE";
+        return;
+    }
+    if (!cpu_has(c, FEAT_XSAVE)) {
+        x->reason = "no XSAVE (CPUID.1:ECX bit 26 clear)";
+        return;
+    }
+    if (c->max_leaf >= 0xd) {
+        struct cpuid_regs d = ops->cpuid(0xd, 0);
+        x->supported = ((uint64_t)d.edx << 32) | d.eax;
+    }
+    /* Leaf 1 again: OSXSAVE mirrors CR4.OSXSAVE, set after identification. */
+    x->osxsave = (ops->cpuid(1, 0).ecx >> 27) & 1;
+    if (!x->osxsave) {
+        x->reason = "the OS has not set CR4.OSXSAVE (CPUID.1:ECX bit 27 clear)";
+        return;
+    }
+    if (!ops->xgetbv) {
+        x->reason = "this platform offers no XGETBV";
+        return;
+    }
+    x->xcr0 = ops->xgetbv(0);
+    x->known = true;
+}

@@ -44,3 +44,12 @@ void cpu_probe(void)
                 opt_cpuprobe == PROBE_AS_386 ? "386" : "486");
     cpu_probe_platform(&ops);
 }
+
+static struct cpu_xstate xstate_read;
+const struct cpu_xstate *const cpu_xstate = &xstate_read;
+
+/* After the platform's setup (kernel/run): XCR0 as this run uses it. */
+void cpu_xstate_probe(void)
+{
+    cpu_xstate_read(cpu, platform->cpu_ops, &xstate_read);
+}

@@ -29,7 +29,9 @@ void write_help(void);                                     /* option help: every
  * the microcode revision: "microcode":N, or null with "microcode_reason"
  * (and "microcode_fault":"0x..", "microcode_fault_msr":"0x8b" when the MSR
  * access failed). mc may be NULL (not read: null, "not read"). */
-void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc);
+/* xs: the XSAVE state (XCR0) after the setup; NULL when not read. */
+void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
+               const struct cpu_xstate *xs);
 
 /* The MSR sweep, option msrscan (write_msrscan.c): a heading, a readable line
  * before each range is read (progress), then the section and one record:

@@ -181,7 +181,31 @@ static void record_microcode(const struct cpu_microcode *mc)
     }
 }
 
-static void record(const struct cpu_info *c, const struct cpu_microcode *mc)
+static void text_xstate(const struct cpu_xstate *xs)
+{
+    if (xs && xs->known)
+        log_text("  xsave:    OSXSAVE set, XCR0 0x%llx\n", (unsigned long long)xs->xcr0);
+    else
+        log_text("  xsave:    XCR0 unknown (%s)\n", xs && xs->reason ? xs->reason : "not read");
+}
+
+static void record_xstate(const struct cpu_xstate *xs)
+{
+    rec_bool("osxsave", xs && xs->osxsave);
+    if (xs && xs->known) {
+        rec_hex("xcr0", xs->xcr0);
+    } else {
+        rec_null("xcr0");
+        rec_str("xcr0_reason", xs && xs->reason ? xs->reason : "not read");
+    }
+    if (xs && xs->supported)
+        rec_hex("xcr0_supported", xs->supported);
+    else
+        rec_null("xcr0_supported");
+}
+
+static void record(const struct cpu_info *c, const struct cpu_microcode *mc,
+                   const struct cpu_xstate *xs)
 {
     rec_open("cpu");
     rec_str("generation", cpu_generation_name(c->generation));
@@ -239,18 +263,21 @@ static void record(const struct cpu_info *c, const struct cpu_microcode *mc)
         rec_null("hypervisor_name");
     }
     record_microcode(mc);
+    record_xstate(xs);
     record_raw(c);
     rec_close();
 }
 
-void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc)
+void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
+               const struct cpu_xstate *xs)
 {
     text_section(c);
     text_microcode(c, mc);
+    text_xstate(xs);
     if (c->generation != CPU_GEN_CPUID)
         log_note("info", "cpu", "no CPUID instruction: identified as %s by EFLAGS tests",
                     c->name);
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
-    record(c, mc);
+    record(c, mc, xs);
 }

@@ -48,7 +48,8 @@ static void cpu_record(void)
 {
     static struct cpu_microcode microcode;
     cpu_microcode_read(cpu, here->cpu_ops, here->msr, &microcode);
-    write_cpu(cpu, &microcode);
+    cpu_xstate_probe(); /* after the setup, which may have enabled XSAVE */
+    write_cpu(cpu, &microcode, cpu_xstate);
 }
 
 /* The first TSC read, for the run id; a fault (CR4.TSD set in ring 3)

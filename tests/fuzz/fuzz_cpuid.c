@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     capture_reset();
     log_reset();
-    write_cpu(&info, NULL);
+    write_cpu(&info, NULL, NULL);
     json_lines_printable(capture_machine());
     return 0;
 }

@@ -25,7 +25,7 @@ static const char *report_of(const struct cpu_dump *d)
     assert_int_equal(sim.violations, 0);
     log_reset();
     capture_reset();
-    write_cpu(cpu, NULL);
+    write_cpu(cpu, NULL, NULL);
     return capture_machine();
 }
 
@@ -123,7 +123,7 @@ static void test_no_cpuid_record(void **state)
     cpu_probe_platform(&sim_ops);
     log_reset();
     capture_reset();
-    write_cpu(cpu, NULL);
+    write_cpu(cpu, NULL, NULL);
     const char *line = cpu_line(capture_machine());
     assert_non_null(strstr(line, "\"generation\":\"386\",\"fpu\":false,\"vendor\":\"unknown\""));
     assert_non_null(strstr(line, "\"name\":\"386-class (no CPUID)\""));

@@ -463,7 +463,7 @@ static void the_cpu_record_carries_it(void **state)
     struct cpu_microcode mc = { .known = true, .revision = 0xf0 };
     log_reset();
     capture_reset();
-    write_cpu(cpu_of(VENDOR_INTEL, 6, true), &mc);
+    write_cpu(cpu_of(VENDOR_INTEL, 6, true), &mc, NULL);
     assert_non_null(strstr(capture_machine(), "\"microcode\":240,"));
     assert_non_null(strstr(capture_human(), "  microcode: revision 0xf0\n"));
 
@@ -471,7 +471,7 @@ static void the_cpu_record_carries_it(void **state)
                                  .fault_msr = 0x8B };
     log_reset();
     capture_reset();
-    write_cpu(&info, &mc);
+    write_cpu(&info, &mc, NULL);
     assert_non_null(strstr(capture_machine(), "\"microcode\":null,\"microcode_reason\":"
                                               "\"the MSR access faulted\",\"microcode_fault\":\"0x10d\","
                                               "\"microcode_fault_msr\":\"0x8b\","));

@@ -18,9 +18,20 @@ static bool fpu_present(void)
     return present;
 }
 
+/* XGETBV (SDM Vol. 2C): ECX selects the XCR; #UD unless CR4.OSXSAVE is
+ * set, so the cpu room calls it only where CPUID.1:ECX.OSXSAVE says so.
+ * Post-P5: kept out of the checked core. */
+__attribute__((section(".text.needs"), noinline)) static uint64_t xgetbv(uint32_t xcr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(xcr));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 const struct cpu_probe_ops bare_cpu_ops = {
     .eflags_toggles = cpu_eflags_toggles,
     .fpu_present = fpu_present,
     .cpuid = cpu_cpuid_native,
     .rdtsc = cpu_rdtsc_native,
+    .xgetbv = xgetbv,
 };

@@ -1,12 +1,15 @@
 /* The CPU state the benchmarks run in, set once after identification:
  * interrupts quiet, RDTSC allowed, the FPU initialised. */
 #include "cpu/cpu.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "cpu_setup.h"
 #include "interrupts.h"
 #include "io.h"
 #include "report/log.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/safe.h"
+#include "platform/fault.h"
 
 #define CR0_MP (1u << 1)
 #define CR0_EM (1u << 2)
@@ -16,6 +19,7 @@
 #define CR4_TSD (1u << 2)
 #define CR4_OSFXSR (1u << 9)     /* the OS saves SSE state: SSE instructions allowed */
 #define CR4_OSXMMEXCPT (1u << 10) /* SSE exceptions as #XM, not #UD */
+#define CR4_OSXSAVE (1u << 18)   /* XSETBV/XGETBV allowed, VEX needs it (SDM Vol. 3A §2.5) */
 
 #define EFLAGS_TF (1u << 8)
 #define EFLAGS_DF (1u << 10)
@@ -111,6 +115,44 @@ const char *bare_state_check(void)
     return NULL;
 }
 
+/* XCR0 to write: every user state component CPUID.(EAX=0DH,ECX=0):EAX
+ * reports that this kernel can enable as a set the SDM allows (Vol. 1
+ * §13.3 "Enabling the XSAVE feature set and XSAVE-enabled features", Vol.
+ * 3A §2.6 XCR0): x87 always; AVX only with SSE; opmask, ZMM_Hi256 and
+ * Hi16_ZMM all together and only with AVX. Other components (MPX, PKRU,
+ * AMX) are left off. */
+static uint64_t xcr0_wanted(void)
+{
+    uint32_t supported = cpu->max_leaf >= 0xd ? cpuid_raw(0xd, 0).eax : 0;
+    uint64_t want = XCR0_X87;
+    if (supported & XCR0_SSE)
+        want |= XCR0_SSE;
+    if ((want & XCR0_SSE) && (supported & XCR0_AVX))
+        want |= XCR0_AVX;
+    if ((want & XCR0_AVX) && (supported & XCR0_AVX512) == XCR0_AVX512)
+        want |= XCR0_AVX512;
+    return want;
+}
+
+/* CR4.OSXSAVE, then XCR0 (SDM Vol. 1 §13.3): only where CPUID.1:ECX.XSAVE
+ * [bit 26] is set. A fault of XSETBV leaves XCR0 as it was (its reset value
+ * 1, x87 only) and is reported; the cpu record shows what XCR0 holds. */
+static void xsave_setup(uint32_t cr4, char *said, size_t size)
+{
+    size_t len = kstrlen(said);
+    if (!cpu_has(cpu, FEAT_XSAVE) || (cr4 & CR4_OSXSAVE) == 0)
+        return;
+    uint64_t want = xcr0_wanted();
+    int err = xsetbv_safe(0, want);
+    if (err) {
+        log_note("warn", "cpu", "XSETBV XCR0=0x%x faulted (%s): XCR0 left as it was",
+                 (unsigned)want, fault_name(FAULT_VECTOR(err)));
+        ksnprintf(said + len, size - len, "; XSETBV faulted");
+    } else {
+        ksnprintf(said + len, size - len, "; XCR0=0x%x", (unsigned)want);
+    }
+}
+
 void bare_cpu_setup(char *said, size_t size)
 {
     interrupts_quiesce(said, size);
@@ -119,8 +161,12 @@ void bare_cpu_setup(char *said, size_t size)
         uint32_t want = cr4 & ~CR4_TSD; /* RDTSC at any privilege (it is ring 0 anyway) */
         if (cpu_has(cpu, FEAT_FXSR) && cpu_has(cpu, FEAT_SSE))
             want |= CR4_OSFXSR | CR4_OSXMMEXCPT; /* else SSE benchmarks fault with #UD */
+        if (cpu_has(cpu, FEAT_XSAVE))
+            want |= CR4_OSXSAVE; /* SDM Vol. 1 §13.3 */
         if (want != cr4)
             write_cr4_safe(want);
+        if (read_cr4_safe(&cr4) == 0)
+            xsave_setup(cr4, said, size);
     }
     cr0_am = read_cr0() & CR0_AM;
     cr0_am_known = true;

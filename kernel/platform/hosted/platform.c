@@ -200,6 +200,16 @@ static const char *state_check(void)
     return NULL;
 }
 
+/* XGETBV (SDM Vol. 2C): ECX selects the XCR; #UD unless CR4.OSXSAVE is
+ * set, so the cpu room calls it only where CPUID.1:ECX.OSXSAVE says so.
+ * Post-P5: kept out of the checked core. */
+__attribute__((section(".text.needs"), noinline)) static uint64_t xgetbv(uint32_t xcr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(xcr));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* Identification in ring 3 needs no privilege: the EFLAGS.AC/ID toggle
  * test works unchanged, the x87 test needs no CR0 access because Linux has
  * the FPU enabled, and CPUID is unprivileged (barring CPUID faulting, which
@@ -209,6 +219,7 @@ static const struct cpu_probe_ops hosted_cpu_ops = {
     .fpu_present = cpu_x87_answers,
     .cpuid = cpu_cpuid_native,
     .rdtsc = cpu_rdtsc_native,
+    .xgetbv = xgetbv,
 };
 
 struct platform hosted_platform = {

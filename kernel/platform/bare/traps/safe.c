@@ -71,6 +71,19 @@ int write_cr4_safe(uint32_t value)
     return err;
 }
 
+/* XSETBV (SDM Vol. 2C): #GP for a value the CPU refuses (SDM Vol. 1
+ * §13.3), #UD without CR4.OSXSAVE; either way XCR0 keeps its old value.
+ * Post-P5, reached only after the CPUID XSAVE check: kept out of the core. */
+__attribute__((section(".text.needs"))) int xsetbv_safe(uint32_t xcr, uint64_t value)
+{
+    int err = 0;
+    __asm__ volatile(SAFE_BODY("xsetbv")
+                     : [err] "+r"(err)
+                     : "c"(xcr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+                     : "memory");
+    return err;
+}
+
 static int platform_read(void *ctx, uint32_t msr, uint64_t *value)
 {
     (void)ctx;

@@ -17,5 +17,6 @@ int wrmsr_safe(uint32_t msr, uint64_t value);
 int rdpmc_safe(uint32_t counter, uint64_t *value);
 int read_cr4_safe(uint32_t *value);
 int write_cr4_safe(uint32_t value);
+int xsetbv_safe(uint32_t xcr, uint64_t value);
 
 #endif
