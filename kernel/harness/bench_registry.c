@@ -18,6 +18,31 @@ const struct bench *bench_find(const char *name)
     return NULL;
 }
 
+/* A VEX-encoded need (AVX, AVX2, FMA, F16C): usable only where the OS
+ * enabled XCR0.SSE and XCR0.AVX (SDM Vol. 1 §14.3 "Detection of Intel AVX
+ * instructions"), whatever CPUID says; else it raises #UD. */
+static bool needs_avx_state(const struct bench *b)
+{
+    for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++)
+        if (b->needs[i] == FEAT_AVX || b->needs[i] == FEAT_AVX2 || b->needs[i] == FEAT_FMA ||
+            b->needs[i] == FEAT_F16C)
+            return true;
+    return false;
+}
+
+static const char *avx_state_unmet(const struct cpu_xstate *xs, char *buf, size_t size)
+{
+    if (cpu_xstate_avx_on(xs))
+        return NULL;
+    if (xs->known)
+        ksnprintf(buf, size, "AVX needs XCR0.SSE|AVX enabled by the OS; XCR0 = 0x%llx",
+                  (unsigned long long)xs->xcr0);
+    else
+        ksnprintf(buf, size, "AVX needs XCR0.SSE|AVX enabled by the OS; XCR0 unknown: %s",
+                  xs->reason ? xs->reason : "not read");
+    return buf;
+}
+
 const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t size)
 {
     if (b->ring0 && !ring0) {
@@ -32,6 +57,8 @@ const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t siz
         ksnprintf(buf, size, "needs CPU family %u (this is family %u)", b->family, cpu->family);
         return buf;
     }
+    if (needs_avx_state(b) && avx_state_unmet(cpu_xstate, buf, size))
+        return buf;
     for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++) {
         enum cpu_feature f = (enum cpu_feature)b->needs[i];
         if (!cpu_has(cpu, f)) {
