@@ -183,6 +183,25 @@ def test_microcode_is_not_read_in_ring_3(full):
         assert cpu["microcode_fault"] == "0x200" and cpu["microcode_fault_msr"] == "0x8b"
 
 
+def test_xcr0_as_linux_enabled_it(full):
+    """XGETBV in ring 3 where Linux set CR4.OSXSAVE (CPUID.1:ECX bit 27;
+    qemu-i386 reports it), else xcr0 null with the reason; the avx/
+    benchmarks run exactly where XCR0.SSE|AVX and their CPUID bits are set."""
+    cpu = full.one("cpu")
+    features = set(cpu["features"])
+    assert cpu["osxsave"] is ("osxsave" in features)
+    skips = {s["name"]: s["reason"] for s in full.of_type("skip") if s["name"].startswith("avx/")}
+    if cpu["osxsave"]:
+        xcr0 = int(cpu["xcr0"], 16)
+        assert xcr0 & 1, cpu["xcr0"]
+        if xcr0 & 6 == 6 and {"avx", "avx2", "fma"} <= features:
+            assert not skips, skips
+    else:
+        assert cpu["xcr0"] is None and cpu["xcr0_reason"]
+        for reason in skips.values():
+            assert reason.startswith("AVX needs XCR0.SSE|AVX enabled by the OS"), reason
+
+
 def test_platform_record_says_ring_3(full):
     platform = full.one("platform")
     assert platform["ring0"] is False
