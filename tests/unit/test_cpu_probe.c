@@ -319,6 +319,67 @@ static void test_simulator_polices_reads(void **state)
     assert_non_null(strstr(sim.first_violation, "standard leaf above"));
 }
 
+/* cpu_xstate_read: XGETBV only where CPUID says XSAVE and (leaf 1 read
+ * again) OSXSAVE; otherwise xcr0 unknown with the reason. */
+static uint32_t xs_leaf1_ecx;
+static uint64_t xs_xcr0;
+static unsigned xs_xgetbv_calls;
+
+static struct cpuid_regs xs_cpuid(uint32_t leaf, uint32_t subleaf)
+{
+    (void)subleaf;
+    if (leaf == 1)
+        return (struct cpuid_regs){ 0, 0, xs_leaf1_ecx, 0 };
+    if (leaf == 0xd)
+        return (struct cpuid_regs){ 0x207, 0, 0, 0 };
+    return (struct cpuid_regs){ 0, 0, 0, 0 };
+}
+
+static uint64_t xs_xgetbv(uint32_t xcr)
+{
+    assert_int_equal(xcr, 0);
+    xs_xgetbv_calls++;
+    return xs_xcr0;
+}
+
+static void test_xstate_read(void **state)
+{
+    (void)state;
+    struct cpu_probe_ops ops = { .cpuid = xs_cpuid, .xgetbv = xs_xgetbv };
+    struct cpu_info c = { .generation = CPU_GEN_CPUID, .max_leaf = 0xd };
+    struct cpu_xstate x;
+    xs_xgetbv_calls = 0;
+
+    cpu_xstate_read(&c, &ops, &x); /* no XSAVE bit */
+    assert_false(x.known);
+    assert_string_equal(x.reason, "no XSAVE (CPUID.1:ECX bit 26 clear)");
+
+    c.features[FW_1_ECX] = 1u << 26;
+    xs_leaf1_ecx = 1u << 26; /* the OS has not set CR4.OSXSAVE */
+    cpu_xstate_read(&c, &ops, &x);
+    assert_false(x.known);
+    assert_false(x.osxsave);
+    assert_non_null(x.reason);
+    assert_int_equal(xs_xgetbv_calls, 0);
+
+    xs_leaf1_ecx |= 1u << 27;
+    xs_xcr0 = 0x7;
+    cpu_xstate_read(&c, &ops, &x);
+    assert_true(x.known && x.osxsave);
+    assert_int_equal(x.xcr0, 0x7);
+    assert_int_equal(x.supported, 0x207);
+    assert_true(cpu_xstate_avx_on(&x));
+
+    xs_xcr0 = 0x3; /* SSE without AVX: VEX instructions raise #UD */
+    cpu_xstate_read(&c, &ops, &x);
+    assert_false(cpu_xstate_avx_on(&x));
+
+    c.generation = CPU_GEN_486_NO_CPUID;
+    cpu_xstate_read(&c, &ops, &x);
+    assert_false(x.known);
+    assert_int_equal(xs_xgetbv_calls, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_empty_extended_range),
         cmocka_unit_test(test_leaf2_descriptor_0x49),
         cmocka_unit_test(test_simulator_polices_reads),
+        cmocka_unit_test(test_xstate_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
