@@ -82,6 +82,7 @@ static void probe_standard(struct probe *p, uint32_t max, bool *hypervisor)
             ask(p, 7, sub);
     }
     ask_if(p, 0xa, max, NULL);
+    ask_if(p, 0xd, max, NULL); /* XSAVE: the supported state components (subleaf 0) */
     if (max >= 0xb) {
         /* Extended topology: subleaves until level type (ECX[15:8]) is 0. */
         for (uint32_t sub = 0; sub < SUBLEAF_CAP; sub++)
@@ -170,10 +171,9 @@ void cpu_xstate_read(const struct cpu_info *c, const struct cpu_probe_ops *ops,
         x->reason = "no XSAVE (CPUID.1:ECX bit 26 clear)";
         return;
     }
-    if (c->max_leaf >= 0xd) {
-        struct cpuid_regs d = ops->cpuid(0xd, 0);
-        x->supported = ((uint64_t)d.edx << 32) | d.eax;
-    }
+    const struct cpuid_regs *d = cpu_raw_find(c, 0xd, 0);
+    if (d)
+        x->supported = ((uint64_t)d->edx << 32) | d->eax;
     /* Leaf 1 again: OSXSAVE mirrors CR4.OSXSAVE, set after identification. */
     x->osxsave = (ops->cpuid(1, 0).ecx >> 27) & 1;
     if (!x->osxsave) {

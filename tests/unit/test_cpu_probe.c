@@ -320,7 +320,8 @@ static void test_simulator_polices_reads(void **state)
 }
 
 /* cpu_xstate_read: XGETBV only where CPUID says XSAVE and (leaf 1 read
- * again) OSXSAVE; otherwise xcr0 unknown with the reason. */
+ * again) OSXSAVE; otherwise xcr0 unknown with the reason. The supported
+ * components come from leaf 0xD as identification recorded it (c->raw). */
 static uint32_t xs_leaf1_ecx;
 static uint64_t xs_xcr0;
 static unsigned xs_xgetbv_calls;
@@ -330,8 +331,6 @@ static struct cpuid_regs xs_cpuid(uint32_t leaf, uint32_t subleaf)
     (void)subleaf;
     if (leaf == 1)
         return (struct cpuid_regs){ 0, 0, xs_leaf1_ecx, 0 };
-    if (leaf == 0xd)
-        return (struct cpuid_regs){ 0x207, 0, 0, 0 };
     return (struct cpuid_regs){ 0, 0, 0, 0 };
 }
 
@@ -346,7 +345,8 @@ static void test_xstate_read(void **state)
 {
     (void)state;
     struct cpu_probe_ops ops = { .cpuid = xs_cpuid, .xgetbv = xs_xgetbv };
-    struct cpu_info c = { .generation = CPU_GEN_CPUID, .max_leaf = 0xd };
+    struct cpu_info c = { .generation = CPU_GEN_CPUID, .max_leaf = 0xd, .nraw = 1 };
+    c.raw[0] = (struct cpuid_leaf_raw){ .leaf = 0xd, .subleaf = 0, .r = { 0x207, 0, 0, 0 } };
     struct cpu_xstate x;
     xs_xgetbv_calls = 0;
 

@@ -123,7 +123,8 @@ const char *bare_state_check(void)
  * AMX) are left off. */
 static uint64_t xcr0_wanted(void)
 {
-    uint32_t supported = cpu->max_leaf >= 0xd ? cpuid_raw(0xd, 0).eax : 0;
+    const struct cpuid_regs *d = cpu_raw_find(cpu, 0xd, 0);
+    uint32_t supported = d ? d->eax : 0;
     uint64_t want = XCR0_X87;
     if (supported & XCR0_SSE)
         want |= XCR0_SSE;
