@@ -47,6 +47,15 @@ static void broke(uint32_t vector, uint32_t expected, uint32_t seen)
 
 static uint32_t stack_top(void) { return (uint32_t)(uintptr_t)(bench_stack + STACK_WORDS); }
 
+/* Every run must end with the ESP it started with. */
+static bool esp_check(void)
+{
+    if (ck_timing.end_esp == ck_timing.stack_top)
+        return true;
+    broke(VEC_BODY_ESP, ck_timing.stack_top, ck_timing.end_esp);
+    return false;
+}
+
 static void guard_arm(void)
 {
     for (uint32_t i = 0; i < GUARD_WORDS; i++)
@@ -75,9 +84,7 @@ static void probe(const struct bench *b, uint32_t size)
     ck_timing.probe_ebp = 0;
     ck_timing.entry = (uintptr_t)ck_probe_exit;
     ck_probe(b->copies_end - size);
-    if (ck_timing.end_esp != ck_timing.stack_top)
-        broke(VEC_BODY_ESP, ck_timing.stack_top, ck_timing.end_esp);
-    else if (ck_timing.probe_ebp != CK_PROBE_EBP - 1)
+    if (esp_check() && ck_timing.probe_ebp != CK_PROBE_EBP - 1)
         broke(VEC_BODY_EBP, CK_PROBE_EBP - 1, ck_timing.probe_ebp);
     guard_check();
 }
@@ -88,8 +95,7 @@ static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size
     ck_timing.read_mode = timer.mode;
     ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
     b->fn();
-    if (ck_timing.end_esp != ck_timing.stack_top)
-        broke(VEC_BODY_ESP, ck_timing.stack_top, ck_timing.end_esp);
+    (void)esp_check();
     if (b->carry) /* the next run goes on where this one stopped (a long pointer chain) */
         ck_timing.regs[4] = ck_timing.carry_esi;
     return timer_elapsed(ck_timing.t0, ck_timing.t1);

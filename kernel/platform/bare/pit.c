@@ -2,6 +2,7 @@
  * independent of the CPU, for calibrating the TSC and as the time base of
  * CPUs without one. */
 #include <stdint.h>
+#include "cpu/cpu_native.h"
 #include "io.h"
 #include "pit.h"
 #include "harness/timer.h"
@@ -13,13 +14,6 @@
 #define SPEAKER 0x02
 #define OUT2 0x20
 
-static inline uint64_t rdtsc(void)
-{
-    uint32_t lo, hi;
-    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-    return (uint64_t)hi << 32 | lo;
-}
-
 /* One-shot (mode 0) of `count` PIT ticks; returns the TSC ticks it took. */
 static uint64_t tsc_over_pit(uint16_t count)
 {
@@ -28,12 +22,12 @@ static uint64_t tsc_over_pit(uint16_t count)
     outb(PIT_CH2, count & 0xff);
     outb(PIT_CH2, count >> 8);
     outb(PORT_B, (uint8_t)((inb(PORT_B) & ~SPEAKER) | GATE2));   /* gate high: count */
-    uint64_t start = rdtsc();
+    uint64_t start = cpu_rdtsc_native();
     uint32_t spins = 0;
     while (!(inb(PORT_B) & OUT2))
         if (++spins == 0x10000000u) /* no PIT at all: give up, do not hang */
             return 0;
-    return rdtsc() - start;
+    return cpu_rdtsc_native() - start;
 }
 
 bool pit_calibrate_tsc(uint64_t *hz, const char **source)

@@ -90,19 +90,12 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t rdtsc(void)
-{
-    uint32_t lo, hi;
-    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((uint64_t)hi << 32) | lo;
-}
-
 /* A TSC read with the clock read on both sides: the clock time is taken as
  * the middle of the two, so the bracket's width bounds the error. */
 static void paired_read(uint64_t *tsc, uint64_t *ns)
 {
     uint64_t a = now_ns();
-    *tsc = rdtsc();
+    *tsc = cpu_rdtsc_native();
     uint64_t b = now_ns();
     *ns = a + (b - a) / 2;
 }
