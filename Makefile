@@ -53,7 +53,7 @@ PYTHON  ?= /usr/bin/python3
 RUN     := $(PYTHON) scripts/run-qemu
 PYTEST  := $(PYTHON) -m pytest
 
-.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check layout-check model-tests hosted clean deps
+.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check layout-check model-tests tools-tests hosted clean deps
 # Keep the objects of chained rules (unit-test objects) between builds.
 .SECONDARY:
 
@@ -170,7 +170,11 @@ boot-tests: $(ISO)
 model-tests:
 	$(PYTEST) -q tests/model
 
-check: unit-tests fuzz-check isa-check layout-check model-tests boot-tests hosted-tests
+# The host tools (scripts/cyclekit and its verbs), on logs and files.
+tools-tests:
+	$(PYTEST) -q -rs --durations=10 tests/tools
+
+check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests
 
 # --- the hosted runner (kernel/platform/hosted/) ---
 # The same portable harness and bench/ files as a Linux user-space program in

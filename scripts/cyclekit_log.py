@@ -229,5 +229,22 @@ def main(argv):
     return 1
 
 
+# The `cyclekit log` verb: the same commands through the front door.
+VERB = "log"
+HELP = "check, list, tabulate or compare serial logs (check|records|types|table|compare)"
+
+
+def add_arguments(parser):
+    parser.add_argument("command", choices=("check", "records", "types", "table", "compare"))
+    parser.add_argument("logs", nargs="+", metavar="LOG")
+    parser.add_argument("--tsv", action="store_true", help="table: tab-separated")
+
+
+def run(args):
+    if args.tsv:
+        sys.argv.append("--tsv")
+    return main(["cyclekit log", args.command] + args.logs)
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
