@@ -85,6 +85,15 @@ struct platform {
      * the suite's guarded measurement); ends with an entry whose name is NULL.
      * May be NULL. */
     const struct bench_fault *bench_faults;
+    /* 64-bit code (issue: the whole modern core). call64 runs the 64-bit
+     * function at fn with arg (both addresses below 4 GiB) and returns its
+     * result: bare metal switches from the 32-bit core (compatibility mode)
+     * to a 64-bit code segment and back; a 64-bit hosted runner calls it
+     * directly. NULL where 64-bit code cannot run here, and long_mode_why
+     * says why ("the CPU has no long mode (CPUID 0x80000001.EDX.LM)",
+     * "mode=32 was given", ...). Filled by after_cpu_probe at the latest. */
+    uintptr_t (*call64)(uintptr_t fn, uintptr_t arg);
+    const char *long_mode_why;
 };
 
 /* The platform in use, installed once before anything is printed. */
