@@ -1,0 +1,11 @@
+/* The long-mode self-test cases (long_selftest.c), for struct platform. */
+#ifndef CK_BARE_LONG_SELFTEST_H
+#define CK_BARE_LONG_SELFTEST_H
+#include "platform/selftest.h"
+
+/* ring0_faults plus faults raised in 64-bit code. */
+extern const struct provoked_fault long_faults[];
+/* The call64 value check. */
+void long_selftest_check(struct selftest_check *c);
+
+#endif
