@@ -100,6 +100,7 @@ void kmain(uint32_t magic, const void *info)
         bare.call64 = long_call64;
         bare.call64_selftest = long_selftest_check;
         bare.faults = long_faults;
+        bare.bench_faults = long_bench_faults();
     }
     bare.long_mode_why = long_mode.on ? NULL : long_mode.reason;
     console_init();

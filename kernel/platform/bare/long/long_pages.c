@@ -28,7 +28,10 @@ static uint64_t pml4[512] __attribute__((aligned(4096)));
 static uint64_t pdpt[512] __attribute__((aligned(4096)));
 static uint64_t pd_pool[PD_POOL][512] __attribute__((aligned(4096)));
 static uint64_t pt_low[512] __attribute__((aligned(4096)));    /* the first 2 MiB */
-static uint64_t pt_split[512] __attribute__((aligned(4096)));  /* one 2 MiB page split later */
+/* 2 MiB pages split later into 4 KiB ones (the self-test's unmapped pages). */
+#define SPLITS 2
+static uint64_t pt_split[SPLITS][512] __attribute__((aligned(4096)));
+static unsigned splits_used;
 
 uint64_t long_pages_small_tables(uint64_t base, uint64_t len)
 {
@@ -90,12 +93,13 @@ bool long_pages_unmap(uint32_t addr)
     uint64_t *pd = (uint64_t *)(uintptr_t)(pdpte & ADDR_MASK);
     uint64_t *pde = &pd[(addr >> 21) & 511];
     if (*pde & PTE_PS) {
-        if (pt_split[0])
-            return false; /* already used for another page */
+        if (splits_used == SPLITS)
+            return false;
+        uint64_t *pt = pt_split[splits_used++];
         uint64_t base = *pde & ADDR_MASK & ~0x1fffffull;
         for (unsigned i = 0; i < 512; i++)
-            pt_split[i] = base + ((uint64_t)i << 12) + (PTE_P | PTE_W);
-        *pde = addr32(pt_split) | PTE_P | PTE_W;
+            pt[i] = base + ((uint64_t)i << 12) + (PTE_P | PTE_W);
+        *pde = addr32(pt) | PTE_P | PTE_W;
     }
     uint64_t *pt = (uint64_t *)(uintptr_t)(*pde & ADDR_MASK);
     pt[(addr >> 12) & 511] = 0;

@@ -7,5 +7,7 @@
 extern const struct provoked_fault long_faults[];
 /* The call64 value check. */
 void long_selftest_check(struct selftest_check *c);
+/* ring0_bench_faults with #PF raisable (paging is on). */
+const struct bench_fault *long_bench_faults(void);
 
 #endif
