@@ -40,6 +40,7 @@ struct platform_bare_info {
     unsigned mode;
     const char *mode_reason;
     const char *pages;
+    const char *map_pages;        /* the map's page size above its first GiB ("1g", "2m") */
     uint64_t mapped_bytes;        /* identity-mapped from 0 (0 in 32-bit mode) */
 };
 

@@ -33,7 +33,8 @@ static void bare_text(const struct platform_bare_info *b)
     log_text("exit: %s\n", b->exit);
     if (b->mode == 64)
         log_text("mode: 64-bit (long mode; the 32-bit core in compatibility mode), %s pages for mem/, "
-                 "%u GiB identity-mapped: %s\n", b->pages, (unsigned)(b->mapped_bytes >> 30), b->mode_reason);
+                 "%u GiB identity-mapped (%s pages above 1 GiB): %s\n", b->pages,
+                 (unsigned)(b->mapped_bytes >> 30), b->map_pages, b->mode_reason);
     else
         log_text("mode: 32-bit: %s\n", b->mode_reason);
 }
@@ -46,10 +47,13 @@ static void bare_record(const struct platform_bare_info *b)
     rec_u64("usable_kib", b->usable_bytes >> 10);
     rec_u64("mode", b->mode);
     rec_str("mode_reason", b->mode_reason);
-    if (b->pages)
+    if (b->pages) {
         rec_str("pages", b->pages);
-    else
+        rec_str("map_pages", b->map_pages);
+    } else {
         rec_null("pages");
+        rec_null("map_pages");
+    }
     rec_u64("mapped_mib", b->mapped_bytes >> 20);
     if (b->fb_present) {
         rec_obj_open("framebuffer");

@@ -62,6 +62,7 @@ static void describe(struct platform_info *info)
     b->mode_reason = long_mode.reason;
     b->pages = !long_mode.on ? NULL : long_mode.region_page == PAGE_4K ? "4k"
              : long_mode.region_page == PAGE_1G ? "1g" : "2m";
+    b->map_pages = !long_mode.on ? NULL : long_mode.gb_pages ? "1g" : "2m";
     b->mapped_bytes = long_mode.mapped_top;
     if (long_mode.note) /* an option long mode could not honour */
         log_note("warn", "platform", "%s", long_mode.note);

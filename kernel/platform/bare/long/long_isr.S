@@ -72,6 +72,9 @@ isr64_common_\target:
     movl $1f, %eax              /* (a 32-bit ELF cannot relocate PUSH imm32 in 64-bit code) */
     pushq %rax
     lretq
+    /* The compatibility-mode half lives in the 32-bit core's .text (checked
+     * for the Pentium like all of it); .text.long holds 64-bit code only. */
+    .pushsection .text
     .code32
 1:  /* The flat selectors, as the 32-bit stubs load them (a body may have
      * loaded others); SS too, which compatibility mode uses with its limit. */
@@ -88,6 +91,7 @@ isr64_common_\target:
     call \target
     addl $8, %esp
     ljmp $SEL_CODE64, $2f
+    .popsection
     .code64
 2:  movl %esp, %esp             /* RSP's upper half: zero (the stack is below 4 GiB) */
     movl 40(%rsp), %eax
