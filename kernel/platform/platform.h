@@ -101,9 +101,9 @@ struct platform {
      * "mode=32 was given", ...). Filled by after_cpu_probe at the latest. */
     uintptr_t (*call64)(uintptr_t fn, uintptr_t arg);
     const char *long_mode_why;
-    /* The self-test's check of call64 (a 64-bit function's computed value);
-     * NULL where call64 is NULL. */
-    void (*call64_selftest)(struct selftest_check *check);
+    /* The self-test's checks of call64 (a 64-bit function's computed value,
+     * 64-bit access to memory): a NULL-terminated list; NULL where call64 is NULL. */
+    void (*const *call64_checks)(struct selftest_check *check);
 };
 
 /* The platform in use, installed once before anything is printed. */

@@ -216,3 +216,22 @@ def test_overflow_double_fault_on_ist1(boot):
                for n in log.notes(level="error"))
     # Nothing after it ran (under TCG the #XM case's body runs to its end: a result).
     assert [r["name"] for r in log.of_type("result") if not r["name"].startswith("selftest/")] == []
+
+
+@pytest.mark.parametrize("memory", [128, 6144])
+def test_64_bit_code_reaches_the_largest_region(boot, memory):
+    """long_largest_region(): the largest usable range above the kernel, above
+    4 GiB too when the RAM is there; 64-bit stores at its first and last
+    words read back (a hole in the map would be a #PF, seen as such)."""
+    log = boot(cpu="max", qemu="x86_64", memory=memory, cmdline="selftest " + QUICK)
+    assert_complete(log)
+    p = platform(log)
+    kernel_floor = (symbol("__kernel_end") + 0xfffff) & ~0xfffff  # the next MiB above the image
+    ranges = [(max(int(r["base"], 16), kernel_floor), int(r["base"], 16) + int(r["length"], 16))
+              for r in p["mmap"] if r["type"] == 1]
+    base, end = max(((lo, hi) for lo, hi in ranges if hi > lo), key=lambda r: r[1] - r[0])
+    (c,) = [r for r in log.of_type("selftest") if r["case"].startswith("64-bit stores at both ends")]
+    assert c["case"].endswith(f"({(end - base) >> 20} MiB at 0x{base:x})")
+    assert c["ok"] is True and c["seen"] == f"0x{base + end - 8:016x}"
+    if memory > 4096:
+        assert base >= 1 << 32

@@ -99,7 +99,7 @@ void kmain(uint32_t magic, const void *info)
     long_mode_enter();
     if (long_mode.on) {
         bare.call64 = long_call64;
-        bare.call64_selftest = long_selftest_check;
+        bare.call64_checks = long_checks;
         bare.faults = long_faults;
         bare.bench_faults = long_bench_faults();
     }

@@ -45,3 +45,30 @@ long_selftest_noncanonical:
     movabsq 0x8000000000000000, %rax
     ret
     .code32
+
+    .section .text.long, "ax"
+    .code64
+/* uint64_t long_selftest_touch(const uint64_t addrs[2]): at each address
+ * (anywhere in the identity map, above 4 GiB too) store the address XOR a
+ * pattern, read it back and undo the XOR: returns addrs[0] + addrs[1] when
+ * both words held what was stored. */
+    .globl long_selftest_touch
+long_selftest_touch:
+    movabsq $0x5a5aa5a5c3c33c3c, %r8
+    xorl %eax, %eax
+    movq 0(%rdi), %r9
+    movq %r9, %r10
+    xorq %r8, %r10
+    movq %r10, (%r9)
+    movq (%r9), %r11
+    xorq %r8, %r11
+    addq %r11, %rax
+    movq 8(%rdi), %r9
+    movq %r9, %r10
+    xorq %r8, %r10
+    movq %r10, (%r9)
+    movq (%r9), %r11
+    xorq %r8, %r11
+    addq %r11, %rax
+    ret
+    .code32
