@@ -10,7 +10,9 @@
  * table) EIP into the 64-bit frame, restores every register and IRETQs,
  * which returns to the interrupted code in its own mode (the CS in the
  * frame). IRETQ is safe here: paging is on (the 32-bit stubs avoid IRET
- * because of hypervisors that fail on it in unpaged protected mode).
+ * because of hypervisors that fail on it in unpaged protected mode). Unlike
+ * their RET, IRETQ unblocks NMIs after one was counted (SDM Vol. 3A §6.7.1);
+ * NMI stays masked at the CMOS port and in the local APIC's LVT anyway.
  *
  * A fault the guard catches never comes back: guard_fault() longjmps, in
  * compatibility mode, to the guard_run() that was active, abandoning the

@@ -8,6 +8,7 @@
 #include "long_idt.h"
 #include "long_pages.h"
 #include "cpu/cpu_native.h"
+#include "lib/fmt.h"
 #include "lib/option.h"
 #include "platform/bare/boot_info.h"
 #include "platform/bare/memory.h"
@@ -107,6 +108,13 @@ void long_mode_enter(void)
     long_mode.region_page = plan_map(&plan, (ext & CPUID_EXT_PAGE1G) != 0);
     long_idt_init(&gdtr, &idtr);
     uint32_t cr3 = long_pages_build(&plan, &long_mode.mapped_top);
+    if (long_mode.mapped_top < plan.top && !long_mode.note) {
+        static char note[128];
+        ksnprintf(note, sizeof note, "the identity map stops at %u GiB of %u (its static 2 MiB-page "
+                  "directories run out): RAM above is not used", (unsigned)(long_mode.mapped_top >> 30),
+                  (unsigned)(plan.top >> 30));
+        long_mode.note = note;
+    }
     long_switch(cr3, &gdtr, &idtr);
     long_mode.on = true;
     long_mode.mode = 64;
