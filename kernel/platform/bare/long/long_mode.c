@@ -7,6 +7,7 @@
 #include "long_mode.h"
 #include "long_idt.h"
 #include "long_pages.h"
+#include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "lib/fmt.h"
 #include "lib/option.h"
@@ -43,7 +44,10 @@ static uint32_t ext_features(void)
 {
     if (!cpu_eflags_toggles(EFLAGS_ID))
         return 0;
-    if (cpuid_raw(0x80000000u, 0).eax < 0x80000001u)
+    /* As cpu_probe.c: a maximum outside (0x80000000, CPU_EXT_RANGE_LIMIT] is
+     * no extended range but the highest basic leaf's data (SDM Vol. 2A, CPUID). */
+    uint32_t max = cpuid_raw(0x80000000u, 0).eax;
+    if (max <= 0x80000000u || max > CPU_EXT_RANGE_LIMIT)
         return 0;
     return cpuid_raw(0x80000001u, 0).edx;
 }
