@@ -235,3 +235,18 @@ def test_64_bit_code_reaches_the_largest_region(boot, memory):
     assert c["ok"] is True and c["seen"] == f"0x{base + end - 8:016x}"
     if memory > 4096:
         assert base >= 1 << 32
+
+
+def test_check_isa_reads_text_long_as_64_bit(tmp_path):
+    """The kernel's .text.long decodes as x86-64; the check can fail: a 32-bit
+    far jump (no such encoding in 64-bit mode) in .text.long is rejected."""
+    check = os.path.join(os.path.dirname(ELF), "..", "scripts", "check-isa")
+    r = subprocess.run(["/usr/bin/python3", check, ELF], stdout=subprocess.PIPE, text=True)
+    assert r.returncode == 0 and "in .text.long (64-bit, long mode only): all decode as x86-64" in r.stdout
+    src = tmp_path / "bad.S"
+    src.write_text(".section .text.long,\"ax\"\n.code64\nmovq %rax, %rbx\n.code32\nljmp $0x08, $0x1000\n"
+                   ".text\nnop\n")
+    obj = tmp_path / "bad.o"
+    subprocess.run(["i686-linux-gnu-gcc", "-m32", "-c", str(src), "-o", str(obj)], check=True)
+    r = subprocess.run(["/usr/bin/python3", check, str(obj)], stdout=subprocess.PIPE, text=True)
+    assert r.returncode == 1 and "do not decode as x86-64" in r.stdout
