@@ -113,7 +113,7 @@ void long_mode_enter(void)
     long_idt_init(&gdtr, &idtr);
     uint32_t cr3 = long_pages_build(&plan, &long_mode.mapped_top);
     if (long_mode.mapped_top < plan.top && !long_mode.note) {
-        static char note[128];
+        static char note[160];
         ksnprintf(note, sizeof note, "the identity map stops at %u GiB of %u (its static tables: "
                   "512 GiB in 1 GiB pages, 64 GiB in 2 MiB pages): RAM above is not used",
                   (unsigned)(long_mode.mapped_top >> 30), (unsigned)(plan.top >> 30));
