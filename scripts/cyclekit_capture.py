@@ -28,6 +28,8 @@ def add_arguments(parser):
     parser.add_argument("--idle", type=float, default=600.0, metavar="SECONDS",
                         help="give up after this long without a byte (default 600)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="give up after this long in all")
+    parser.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                        help="keep trying to open PORT this long (a QEMU or adapter still starting; default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
 
 
@@ -119,19 +121,34 @@ def read_until_end(port, log, progress, idle, timeout):
             return f"the {timeout:g} s timeout passed"
 
 
-def open_port(url, baud):
+def open_port(url, baud, wait):
+    """The open port; retried for `wait` seconds while it cannot be opened."""
     import serial
-    return serial.serial_for_url(url, baudrate=baud, timeout=0.2)
+    give_up = time.monotonic() + wait
+    while True:
+        try:
+            port = serial.serial_for_url(url, baudrate=baud, timeout=0.2, do_not_open=True)
+            # pyserial's open() ends by flushing the input (reset_input_buffer;
+            # _reset_input_buffer on a POSIX tty), which throws away what
+            # arrived before (socket://: all a fast QEMU sent already): a
+            # capture keeps every byte.
+            port.reset_input_buffer = port._reset_input_buffer = lambda: None
+            port.open()
+            return port
+        except (serial.SerialException, OSError):
+            if time.monotonic() >= give_up:
+                raise
+            time.sleep(0.2)
 
 
 def run(args):
     try:
-        import serial  # noqa: F401
+        import serial
     except ImportError:
         print("cyclekit capture: pyserial is missing: install python3-serial (scripts/deps does)", file=sys.stderr)
         return 2
     try:
-        port = open_port(args.port, args.baud)
+        port = open_port(args.port, args.baud, args.wait)
     except (serial.SerialException, ValueError, OSError) as e:
         print(f"cyclekit capture: cannot open {args.port}: {e}", file=sys.stderr)
         return 2

@@ -61,13 +61,10 @@ def run(args):
     os.makedirs(args.output, exist_ok=True)
     figs = {"latency": figures.latency_curve(runs),
             "comparison": figures.comparison(runs, compare.rows(runs))}
-    hists = []
-    for run in runs:
-        for res in run.measured():
-            if len(hists) < max(0, args.histograms) and res.per_body():
-                png = figures.histogram(res, run.label)
-                if png:
-                    hists.append((run, res, png))
+    with_samples = [(run, res) for run in runs for res in run.measured() if len(res.per_body()) >= 2]
+    with_samples = with_samples[:max(0, args.histograms)]
+    pngs = figures.histograms([(res, run.label) for run, res in with_samples])
+    hists = [(run, res, png) for (run, res), (_, png) in zip(with_samples, pngs)]
     written = []
     for name, png in list(figs.items()) + [(f"hist-{k}", h[2]) for k, h in enumerate(hists)]:
         if png:

@@ -63,29 +63,38 @@ def latency_curve(runs):
     return _png(fig)
 
 
-def histogram(result, run_label):
-    """The distribution of one result's raw samples (ticks per body); samples
-    far outside the middle are counted in the title rather than squeezing
-    the plot."""
-    values = sorted(result.per_body())
-    if len(values) < 2:
-        return None
-    n = len(values)
-    lo_q, hi_q = values[int(0.05 * (n - 1))], values[int(0.95 * (n - 1))]
-    pad = max((hi_q - lo_q) * 0.5, 0.01)
-    lo, hi = lo_q - pad, hi_q + pad
-    shown = [v for v in values if lo <= v <= hi]
+def histograms(items):
+    """[(result, png)] for (result, run_label) items with two or more raw
+    samples: the distribution of ticks per body. Samples far outside the
+    middle are counted in the title rather than squeezing the plot. One
+    figure is redrawn for all (creating a figure per result costs more
+    than drawing it)."""
     fig, ax = plt.subplots(figsize=(4.2, 2.6))
-    ax.hist(shown, bins=min(30, max(5, len(shown) // 2)), color="#4472c4")
-    if result.ticks is not None:
-        ax.axvline(result.ticks, color="#c00000", linewidth=1.5, label=f"result {result.ticks:.2f}")
-        ax.legend(fontsize=7)
-    outside = n - len(shown)
-    ax.set_title(f"{result.name} ({run_label}): {n} samples"
-                 + (f", {outside} outside" if outside else ""), fontsize=8)
-    ax.set_xlabel("ticks per body", fontsize=8)
-    ax.tick_params(labelsize=7)
-    return _png(fig)
+    out = []
+    for result, run_label in items:
+        values = sorted(result.per_body())
+        if len(values) < 2:
+            continue
+        ax.clear()
+        n = len(values)
+        lo_q, hi_q = values[int(0.05 * (n - 1))], values[int(0.95 * (n - 1))]
+        pad = max((hi_q - lo_q) * 0.5, 0.01)
+        shown = [v for v in values if lo_q - pad <= v <= hi_q + pad]
+        ax.hist(shown, bins=min(30, max(5, len(shown) // 2)), color="#4472c4")
+        if result.ticks is not None:
+            ax.axvline(result.ticks, color="#c00000", linewidth=1.5, label=f"result {result.ticks:.2f}")
+            ax.legend(fontsize=7)
+        outside = n - len(shown)
+        ax.set_title(f"{result.name} ({run_label}): {n} samples"
+                     + (f", {outside} outside" if outside else ""), fontsize=8)
+        ax.set_xlabel("ticks per body", fontsize=8)
+        ax.tick_params(labelsize=7)
+        fig.subplots_adjust(left=0.12, right=0.97, top=0.88, bottom=0.2)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=90)
+        out.append((result, buf.getvalue()))
+    plt.close(fig)
+    return out
 
 
 def comparison(runs, rows):
