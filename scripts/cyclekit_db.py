@@ -72,7 +72,7 @@ def cmd_show(store, engine, args):
         print(f"no stored result named {args.bench!r}" + (f"; stored names like it: {', '.join(near)}"
                                                           if near else ""), file=sys.stderr)
         return 1
-    print(f'{"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cycles":>10} {"ticks":>10} {"±":>8}  '
+    print(f'{"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cycles":>10} {"ticks":>10} {"±ticks":>8}  '
           f'verdict / reason   machine')
     for r in rows:
         what = r["verdict"] if r["kind"] == "result" else f'{r["kind"]}: {r["reason"]}'

@@ -11,15 +11,23 @@ LOGS = os.path.join(ROOT, "tests", "tools", "logs")
 NAMES = ("pentium", "max", "486", "hosted")
 
 
+def committed(name):
+    """The parsed committed log; it must be complete for the tests to mean anything."""
+    p = os.path.join(LOGS, name + ".log")
+    log = cyclekit_log.parse_file(p)
+    assert log.complete, (f"{p} is not a complete log of this cyclekit ({'; '.join(log.problems)}): "
+                          "after a change of the log format, remake the logs: tests/tools/logs/make-logs")
+    return log
+
+
 def path(name):
+    committed(name)
     return os.path.join(LOGS, name + ".log")
 
 
 def records(name):
     """The records of a committed log, begin first, end excluded."""
-    log = cyclekit_log.parse_file(path(name))
-    assert log.complete, log.problems
-    return [dict(r) for r in log.records]
+    return [dict(r) for r in committed(name).records]
 
 
 def write(dest, recs, run=None, status=0):

@@ -10,7 +10,6 @@ import sys
 import threading
 import tty
 
-import pytest
 
 from conftest import ROOT
 import logsynth

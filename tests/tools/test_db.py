@@ -10,7 +10,6 @@ import io
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import pytest

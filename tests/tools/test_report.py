@@ -2,13 +2,10 @@
 hosted runner: the page's figures and tables against the logs' own numbers,
 and the page rendered by a real browser (headless chromium)."""
 import contextlib
-import glob
 import html.parser
 import importlib.machinery
 import importlib.util
 import io
-import json
-import os
 import shutil
 import subprocess
 
