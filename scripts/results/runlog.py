@@ -38,6 +38,15 @@ def text(v):
     return v if isinstance(v, str) else None
 
 
+def microcode_text(v):
+    """The cpu record's microcode revision (a number, as IA32_BIOS_SIGN_ID
+    bits 63:32 or AMD's patch level read it) in hex, the way vendors print
+    it ("0x1000065"); None when the log has none."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"0x{v:x}"
+    return text(v)
+
+
 def chase_bytes(name):
     """The working-set size in bytes of a mem/chase benchmark, else None."""
     m = CHASE.match(name or "")
@@ -169,8 +178,7 @@ class Run:
             "family": c.get("family") if isinstance(c.get("family"), int) else None,
             "model": c.get("model") if isinstance(c.get("model"), int) else None,
             "stepping": c.get("stepping") if isinstance(c.get("stepping"), int) else None,
-            "microcode": text(c.get("microcode")) or (str(c["microcode"]) if isinstance(
-                c.get("microcode"), int) and not isinstance(c.get("microcode"), bool) else None),
+            "microcode": microcode_text(c.get("microcode")),
             "hypervisor": text(c.get("hypervisor_name")),
         }
         for key in SMBIOS_IDENTITY:

@@ -191,3 +191,8 @@ def test_page_in_headless_chromium(four, tmp_path):
     assert "data-errors" not in body, body
     assert open(shot, "rb").read(8) == PNG
     print(f"screenshot: {shot}")
+
+
+def test_microcode_is_shown_in_hex():
+    assert runlog.microcode_text(16777317) == "0x1000065"
+    assert runlog.microcode_text(None) is None and runlog.microcode_text(True) is None
