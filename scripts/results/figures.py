@@ -128,7 +128,7 @@ def comparison(runs, rows):
     ax.set_xscale("log")
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
     ax.set_yticklabels([r.name for r in rows], fontsize=7)
-    ax.invert_yaxis()
+    ax.set_ylim(len(rows) - 0.1, -0.3)     # the first benchmark on top, no empty margin
     ax.set_xlabel(f"ratio to {runs[0].label} (log scale; pale and hatched: within the runs' spread)")
     ax.set_title("Comparison per benchmark")
     ax.legend(handles=handles, fontsize=8, loc="lower right")
