@@ -1,7 +1,8 @@
 """Runs side by side, benchmark by benchmark, against their own spread.
 
 A value is core cycles where both runs have cycles, else ticks where both
-have ticks (cycles and ticks are never divided by each other). The ratio is
+have ticks of the same kind (cycles and ticks, or TSC and PIT ticks, are
+never divided by each other). The ratio is
 run / baseline (the first run). A difference "exceeds the spread" when the
 two values lie further apart than the sum of the two runs' own standard
 deviations per body (each result's stats.stddev, scaled into the compared
@@ -31,7 +32,8 @@ def common_unit(results):
     present = [r for r in results if r is not None and r.kind == "result"]
     if present and all(r.cycles is not None for r in present):
         return "cycles"
-    if present and all(r.ticks is not None for r in present):
+    if present and all(r.ticks is not None for r in present) \
+            and len({r.time_unit for r in present}) == 1:    # a TSC tick is not a PIT tick
         return "ticks"
     return None
 

@@ -63,6 +63,7 @@ class Result:
         self.cycles = number(rec.get("cycles"))
         self.cycles_unit = text(rec.get("cycles_unit"))
         self.ns = number(rec.get("ns"))
+        self.time_unit = text(rec.get("time_unit"))     # what a tick is: "tsc", "pit/1000", ...
         self.verdict = text(rec.get("verdict"))
         self.reason = text(rec.get("reason")) or text(rec.get("why"))
         self.stable = rec.get("stable") if isinstance(rec.get("stable"), bool) else None

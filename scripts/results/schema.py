@@ -53,6 +53,7 @@ results = Table(
     Column("name", Text, nullable=False, index=True),
     Column("kind", String(8), nullable=False),
     Column("ticks", Float), Column("cycles", Float), Column("cycles_unit", Text), Column("ns", Float),
+    Column("time_unit", Text),
     Column("stddev", Float), Column("stable", Boolean),
     Column("expect_uarch", Text), Column("expect_cycles", Float), Column("expect_tolerance", Float),
     Column("verdict", Text), Column("reason", Text),

@@ -20,7 +20,7 @@ from results.schema import machines, metadata, results, runs, samples
 MACHINE_FIELDS = ("vendor", "cpu_name", "brand", "family", "model", "stepping", "microcode", "hypervisor",
                   "system_manufacturer", "system_product", "board_manufacturer", "board_product",
                   "bios_vendor", "bios_version", "bios_date")
-RESULT_FIELDS = ("ticks", "cycles", "cycles_unit", "ns", "stddev", "stable", "expect_uarch", "expect_cycles",
+RESULT_FIELDS = ("ticks", "cycles", "cycles_unit", "ns", "time_unit", "stddev", "stable", "expect_uarch", "expect_cycles",
                  "expect_tolerance", "verdict", "reason", "unroll", "loops")
 BIGINT_MAX = (1 << 63) - 1
 

@@ -196,3 +196,10 @@ def test_page_in_headless_chromium(four, tmp_path):
 def test_microcode_is_shown_in_hex():
     assert runlog.microcode_text(16777317) == "0x1000065"
     assert runlog.microcode_text(None) is None and runlog.microcode_text(True) is None
+
+
+def test_ticks_of_different_clocks_are_not_compared():
+    tsc = runlog.Result({"type": "result", "name": "x", "ticks": 2.0, "time_unit": "tsc"})
+    pit = runlog.Result({"type": "result", "name": "x", "ticks": 0.5, "time_unit": "pit/1000"})
+    assert compare.common_unit([tsc, tsc]) == "ticks"
+    assert compare.common_unit([tsc, pit]) is None
