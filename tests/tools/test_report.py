@@ -203,3 +203,21 @@ def test_ticks_of_different_clocks_are_not_compared():
     pit = runlog.Result({"type": "result", "name": "x", "ticks": 0.5, "time_unit": "pit/1000"})
     assert compare.common_unit([tsc, tsc]) == "ticks"
     assert compare.common_unit([tsc, pit]) is None
+
+
+def test_smbios_names_the_machine(tmp_path):
+    # The platform record's SMBIOS strings (where the kernel found them) are part
+    # of the machine's identity and its label; other SMBIOS data (lists) are not.
+    recs = logsynth.records("pentium")
+    plat = next(r for r in recs if r["type"] == "platform")
+    plat["smbios"] = {"system_manufacturer": "Dell Inc.", "system_product": "OptiPlex 7010",
+                      "bios_version": "A29", "memory": [{"size_mib": 4096, "speed_mts": 1600}]}
+    run = runlog.load(logsynth.write(str(tmp_path / "dell.log"), recs))
+    assert run.complete
+    m = run.machine()
+    assert (m["system_manufacturer"], m["system_product"], m["bios_version"]) == ("Dell Inc.", "OptiPlex 7010", "A29")
+    assert "memory" not in m
+    assert run.machine_label() == "Pentium MMX (P55C) (GenuineIntel 5/4/3) on Dell Inc. OptiPlex 7010"
+    plain = runlog.load(logsynth.path("pentium"))
+    from results import store
+    assert store.identity_of(plain.machine()) != store.identity_of(m)
