@@ -187,3 +187,13 @@ def test_export_csv_holds_the_log_values(loaded, tmp_path):
         assert row["benchmark"] == rec["name"]
         assert float(row["ticks"]) == rec["ticks"] and row["verdict"] == rec["verdict"]
         assert row["cpu_name"] == "K7 (Palomino)" and row["vendor"] == "AuthenticAMD"
+
+
+def test_default_database_is_in_the_users_data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = FRONT.main(["db", "import", logsynth.path("486")])
+    assert code == 0, err.getvalue()
+    assert os.path.getsize(tmp_path / "data" / "cyclekit" / "results.db") > 0
+    assert out.getvalue().splitlines()[-1] == "1 stored, 0 already there, 0 refused"
