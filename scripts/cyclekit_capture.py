@@ -145,7 +145,8 @@ def run(args):
     try:
         import serial
     except ImportError:
-        print("cyclekit capture: pyserial is missing: install python3-serial (scripts/deps does)", file=sys.stderr)
+        print(f"cyclekit capture: pyserial is missing in {sys.executable}: install python3-serial (scripts/deps "
+              "does) and run Debian's /usr/bin/python3", file=sys.stderr)
         return 2
     try:
         port = open_port(args.port, args.baud, args.wait)

@@ -128,8 +128,8 @@ def run(args):
         from results import store
         from sqlalchemy.exc import SQLAlchemyError
     except ImportError as e:
-        print(f"cyclekit db: {e}: install python3-sqlalchemy (and python3-psycopg2 for PostgreSQL); "
-              "scripts/deps does", file=sys.stderr)
+        print(f"cyclekit db: {e} in {sys.executable}: install python3-sqlalchemy (and python3-psycopg2 for "
+              "PostgreSQL; scripts/deps does) and run Debian's /usr/bin/python3", file=sys.stderr)
         return 2
     try:
         engine = store.open_db(args.db)

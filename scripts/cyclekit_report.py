@@ -27,7 +27,8 @@ def _libraries():
     try:
         from results import figures, page, runlog, compare
     except ImportError as e:
-        print(f"cyclekit report: {e}: install python3-matplotlib (scripts/deps does)", file=sys.stderr)
+        print(f"cyclekit report: {e} in {sys.executable}: install python3-matplotlib (scripts/deps does) "
+              "and run Debian's /usr/bin/python3", file=sys.stderr)
         return None
     return figures, page, runlog, compare
 
