@@ -170,8 +170,9 @@ boot-tests: $(ISO)
 model-tests:
 	$(PYTEST) -q tests/model
 
-# The host tools (scripts/cyclekit and its verbs), on logs and files.
-tools-tests:
+# The host tools (scripts/cyclekit and its verbs), on logs and files; the
+# capture test boots the ISO once through QEMU's TCP serial.
+tools-tests: $(ISO)
 	$(PYTEST) -q -rs --durations=10 tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests
