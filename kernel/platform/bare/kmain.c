@@ -73,6 +73,10 @@ static const struct platform bare = {
     .after_fault = bare_after_fault,
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,
+    .boot_modules = bare_boot_modules,
+    .code_memory = bare_code_memory,
+    .read_byte = console_read_byte,
+    .input_name = "the serial port",
 };
 
 void kmain(uint32_t magic, const void *info)

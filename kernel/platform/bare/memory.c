@@ -30,3 +30,23 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
     *base = (uint8_t *)(uintptr_t)best_base;
     *size = best_len;
 }
+
+/* Loaded benchmark code (kernel/load/loaded.c): paging is off, so any
+ * memory executes; a buffer of the kernel's own, out of the way of the
+ * big memory above the image. 16 slots of about 9 KiB each. */
+static uint8_t code_area[160 * 1024] __attribute__((aligned(64)));
+
+void bare_code_memory(uint8_t **base, size_t *size)
+{
+    *base = code_area;
+    *size = sizeof code_area;
+}
+
+unsigned bare_boot_modules(const struct platform_module **list)
+{
+    *list = boot_info.modules;
+    return boot_info.nmodules;
+}
+
+/* The hosted runner reads files itself; here GRUB's module2 lines do. */
+OPTION_ELSEWHERE(module, "module", "hosted runner only (bare metal reads benchmark files from GRUB module2 lines)");

@@ -1,8 +1,15 @@
 #ifndef CK_BARE_MEMORY_H
 #define CK_BARE_MEMORY_H
+#include <stddef.h>
 #include <stdint.h>
+#include "platform/platform.h"
 
 /* The largest usable range above the kernel image, below 4 GiB. */
 void bare_big_memory(uint8_t **base, uint64_t *size);
+
+/* Executable memory for loaded benchmark code. */
+void bare_code_memory(uint8_t **base, size_t *size);
+/* The benchmark files GRUB loaded (module2 lines). */
+unsigned bare_boot_modules(const struct platform_module **list);
 
 #endif
