@@ -39,8 +39,8 @@ static void add_module(const struct tag *t, const uint8_t *body)
     unsigned i = boot_info.nmodules++;
     char line[64];
     copy_string(line, sizeof line, body + 8, t->size - 16);
-    ksnprintf(boot_info.module_names[i], sizeof boot_info.module_names[i], "grub module %u (%s)",
-              i + 1, line);
+    ksnprintf(boot_info.module_names[i], sizeof boot_info.module_names[i],
+              line[0] ? "grub module %u (%s)" : "grub module %u", i + 1, line);
     boot_info.modules[i] = (struct platform_module){ (const uint8_t *)(uintptr_t)start,
                                                      end - start, boot_info.module_names[i] };
 }
