@@ -16,6 +16,7 @@
 #include "platform/platform.h"
 #include "platform/bare/bare.h"
 #include "platform/bare/traps/selftest.h"
+#include "platform/bare/traps/watchdog.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -77,6 +78,8 @@ static const struct platform bare = {
     .code_memory = bare_code_memory,
     .read_byte = console_read_byte,
     .input_name = "the serial port",
+    .reboot = machine_reboot,
+    .watchdog = bare_watchdog,
 };
 
 void kmain(uint32_t magic, const void *info)
