@@ -16,7 +16,7 @@ struct slot {
 };
 
 static struct slot slots[LOADED_MAX];
-static unsigned nslots;
+static unsigned nslots, oldest;
 static uint8_t *memory;
 static size_t memory_size, slot_size;
 
@@ -46,10 +46,11 @@ static struct slot *slot_for(const char *name, struct module_verdict *v)
             v->replaced = true;
             return &slots[i];
         }
-    if (nslots == LOADED_MAX) {
-        ksnprintf(v->why, sizeof v->why, "%u benchmarks are loaded already, the most this kernel keeps",
-                  LOADED_MAX);
-        return NULL;
+    if (nslots == LOADED_MAX) { /* full: the slot loaded longest ago */
+        struct slot *s = &slots[oldest];
+        oldest = (oldest + 1) % LOADED_MAX;
+        kstrlcpy(v->evicted, s->name, sizeof v->evicted);
+        return s;
     }
     if (!memory || (size_t)(nslots + 1) * slot_size > memory_size) {
         ksnprintf(v->why, sizeof v->why, "no executable memory for loaded code on this platform");

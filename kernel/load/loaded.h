@@ -10,13 +10,17 @@
 #include "harness/bench.h"
 #include "module_format.h"
 
-#define LOADED_MAX 16
+/* Slots for loaded benchmarks; when all are used, the next new name takes
+ * the slot loaded longest ago (its verdict names the one it evicted), so a
+ * long serial session never runs out. */
+#define LOADED_MAX 32
 
 /* What became of one file, for its "module" record. */
 struct module_verdict {
     const char *origin;              /* "grub module 1", "module=PATH", "serial" */
     bool accepted;
     bool replaced;                   /* a loaded benchmark of that name was replaced */
+    char evicted[MODULE_NAME_MAX + 1]; /* the benchmark whose slot it took ("" none) */
     char name[MODULE_NAME_MAX + 1];  /* empty when the file had none readable */
     unsigned mode, body_len, init_len, size;
     char why[200];                   /* the reason for a rejection */

@@ -4,6 +4,7 @@
 #include "boot_info.h"
 #include "lib/option.h"
 #include "memory.h"
+#include "load/loaded.h"
 
 /* The hosted runner's option, so the same names exist on both platforms. */
 OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");
@@ -32,9 +33,10 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
 }
 
 /* Loaded benchmark code (kernel/load/loaded.c): paging is off, so any
- * memory executes; a buffer of the kernel's own, out of the way of the
- * big memory above the image. 16 slots of about 9 KiB each. */
-static uint8_t code_area[160 * 1024] __attribute__((aligned(64)));
+ * memory executes; a buffer of the kernel's own (.bss: nothing in the
+ * image), out of the way of the big memory above it. LOADED_MAX slots of
+ * about 9 KiB each. */
+static uint8_t code_area[LOADED_MAX * 9 * 1024] __attribute__((aligned(64)));
 
 void bare_code_memory(uint8_t **base, size_t *size)
 {
