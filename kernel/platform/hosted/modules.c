@@ -16,7 +16,8 @@
 #include "load/loaded.h"
 #include "load/module_format.h"
 
-OPTION_STR(module, "module", 512, "", "benchmark files to load (hosted runner), comma-separated paths");
+/* 256: a word of the command line holds at most 255 characters (options.c). */
+OPTION_STR(module, "module", 256, "", "benchmark files to load (hosted runner), comma-separated paths");
 
 #define HOSTED_MODULES_MAX 16
 
@@ -47,7 +48,7 @@ unsigned hosted_boot_modules(const struct platform_module **list)
     static unsigned n;
     static bool read;
     if (!read) {
-        char path[512];
+        char path[256];
         read = true;
         for (const char *p = opt_module; n < HOSTED_MODULES_MAX && *p;) {
             size_t len = strcspn(p, ",");
