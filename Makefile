@@ -40,7 +40,9 @@ FONT_SRC      := $(BUILD)/gen/font.c
 VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
-UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
+# tests/unit/ holds at most 20 sources (check-layout): a room of the kernel
+# may keep its tests in a folder of its own, tests/unit/<room>/test_*.c.
+UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c)))
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -151,6 +153,9 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/host/test_%: $(BUILD)/host/tests/unit/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
+$(BUILD)/host/load/test_%: $(BUILD)/host/tests/unit/load/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
 
 unit-tests: $(UNIT_TESTS)

@@ -1,6 +1,6 @@
 """scripts/cyclekit_module.py: the benchmark file, host side. Its bytes are
 the kernel's format (kernel/load/module_format.h); the unit test
-tests/unit/test_module.c checks the kernel's validator on the same layout,
+tests/unit/load/test_module.c checks the kernel's validator on the same layout,
 and the boot and hosted tests load files written here."""
 import struct
 import zlib
