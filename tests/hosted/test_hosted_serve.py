@@ -118,6 +118,11 @@ def test_load_run_and_errors(session):
         session.run("snip/ud2")
     assert [(f["where"], f["name"]) for f in e.value.records if f["type"] == "fault"] == \
         [("benchmark snip/ud2", "#UD")]
+    session.load(cyclekit_module.encode("snip/hang", bytes.fromhex("ebfe")))   # 1: jmp 1b
+    with pytest.raises(cyclekit_wire.WireError) as e:
+        session.run("snip/hang", "watchdog=300")
+    assert [(f["name"], f["detected_by"], f["bound_ms"]) for f in e.value.records if f["type"] == "fault"] == \
+        [("watchdog", "watchdog", 300)]
     with pytest.raises(cyclekit_wire.WireError, match="cannot reboot"):
         session.reboot()
     # run options hold for one request: the next starts from the boot's (samples=5)
@@ -127,6 +132,6 @@ def test_load_run_and_errors(session):
 
 def test_end_gives_the_status_and_a_complete_log(session):
     end = session.end()
-    assert end["status"] == 2   # the #UD above
+    assert end["status"] == 2   # the #UD and the watchdog above
     log = cyclekit_log.parse("\n".join(session.lines))
     assert log.complete, log.problems

@@ -235,4 +235,5 @@ struct platform hosted_platform = {
     .code_memory = hosted_code_memory,
     .read_byte = hosted_read_byte,
     .input_name = "stdin",
+    .watchdog = hosted_watchdog,
 };
