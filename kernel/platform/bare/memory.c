@@ -5,6 +5,7 @@
 #include "lib/option.h"
 #include "memory.h"
 #include "load/loaded.h"
+#include "report/log.h"
 
 /* The hosted runner's option, so the same names exist on both platforms. */
 OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");
@@ -46,6 +47,9 @@ void bare_code_memory(uint8_t **base, size_t *size)
 
 unsigned bare_boot_modules(const struct platform_module **list)
 {
+    if (boot_info.modules_dropped)
+        log_note("warn", "module", "%u GRUB module(s) ignored: more than %u, or one ending before it starts",
+                 boot_info.modules_dropped, BOOT_MODULES_MAX);
     *list = boot_info.modules;
     return boot_info.nmodules;
 }
