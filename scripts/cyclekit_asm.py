@@ -1,0 +1,238 @@
+"""Assemble a snippet's body with GNU as and check it against the body contract.
+
+The contract (docs/adding-a-benchmark.md, kernel/harness/bench_asm.h): the
+harness copies the body 64 times and enters the copies part-way, so every
+copy must be the same bytes; EBP is the loop counter (the prologue loads
+ck_loops into it), so a body must not write it nor use it as a pointer; the
+stack pointer may move only by balanced PUSH/POP; and anything newer than the
+Pentium (i586, no x87 unless declared) must be declared as a need, because the
+kernel gates a benchmark on its needs (CPUID) and would otherwise run an
+instruction the CPU lacks (#UD).
+
+assemble() returns a Body (the bytes, the disassembly) or raises
+AsmError (the assembler refused the text: its own message) or
+ContractError (it assembles but breaks the contract: the reason).
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+CPU_H = os.path.join(ROOT, "kernel", "cpu", "cpu.h")
+
+# A need whose GNU as extension has another name (binutils' i386 -march=
+# extensions, see `as --help` under -march=).
+AS_EXTENSION = {"bmi1": "bmi", "sse4_1": "sse4.1", "sse4_2": "sse4.2",
+                "pclmulqdq": "pclmul", "rdrand": "rdrnd", "avx512f": "avx512f"}
+# Baselines: the 32-bit core runs on a Pentium; x87 counts as a need
+# (FEAT_FPU: a 486SX has none). Long mode implies SSE2, CMOV and x87
+# (AMD APM Vol. 1 §1.1.1 / Intel SDM Vol. 1 §2.2.8), which generic64 allows.
+BASE = {32: "i586", 64: "generic64"}
+
+STACK = {"esp", "sp", "spl", "rsp"}
+FRAME = {"ebp", "bp", "bpl", "rbp"}
+PUSHES = re.compile(r"^(push[lwq]?|pushf[lwq]?|pusha[lw]?|call[lwq]?)$")
+POPS = re.compile(r"^(pop[lwq]?|popf[lwq]?|ret[lwq]?)$")
+# Mnemonics that read their last operand without writing it.
+READ_ONLY = re.compile(r"^(cmp\w*|test\w*|bt[lwq]?|push\w*|j\w+|call\w*|ptest|v?u?comis[sd])$")
+
+
+class AsmError(Exception):
+    """The assembler refused the text; str() is its message."""
+
+
+class ContractError(Exception):
+    """The text assembles, but the harness cannot run it as a body; str() says why."""
+
+
+class Body:
+    def __init__(self, code, listing):
+        self.code = code            # the bytes of one copy
+        self.listing = listing      # [(offset, mnemonic, [operands])]
+
+
+def known_needs():
+    """The feature names a need may use: kernel/cpu/cpu.h's FEAT_*, lower case."""
+    with open(CPU_H) as f:
+        names = re.findall(r"\bFEAT_([A-Z0-9_]+)\s*=\s*CPU_FEATURE", f.read())
+    return sorted(n.lower() for n in names)
+
+
+def parse_needs(text):
+    """'sse2,avx' -> ('sse2', 'avx'); an unknown name raises ContractError."""
+    needs = tuple(n.strip().lower() for n in (text or "").split(",") if n.strip())
+    known = set(known_needs())
+    for n in needs:
+        if n not in known:
+            raise ContractError(f"unknown need {n!r}; known: {', '.join(sorted(known))}")
+    return needs
+
+
+def march(mode, needs):
+    parts = [BASE[mode]]
+    if mode == 32 and "fpu" not in needs:
+        parts.append("no87")
+    if mode == 32 and "fpu" in needs and "cmov" in needs:
+        parts.append("687")              # FCMOV/FCOMI: CPUID.CMOV with FPU (SDM Vol. 2A, CPUID)
+    for n in needs:
+        if n != "fpu":
+            parts.append(AS_EXTENSION.get(n, n))
+    return "+".join(parts)
+
+
+def assembler():
+    for name in ("as", "i686-linux-gnu-as"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise AsmError("GNU as not found (apt-get install binutils)")
+
+
+def _run_as(tmp, text, syntax, mode, arch=None, name="snippet.o"):
+    """Assemble text in tmp/snippet.s; returns (object path, None) or (None, message)."""
+    src = os.path.join(tmp, "snippet.s")
+    prefix = ".intel_syntax noprefix\n" if syntax == "intel" else ".att_syntax prefix\n"
+    with open(os.path.join(tmp, "syntax.s"), "w") as f:
+        f.write(prefix)
+    with open(src, "w") as f:
+        f.write(text + "\n")
+    obj = os.path.join(tmp, name)
+    cmd = [assembler(), f"--{mode}", "-o", obj]
+    if arch:
+        cmd.append(f"-march={arch}")
+    # Two inputs: the syntax line stays out of the user's line numbers.
+    p = subprocess.run(cmd + ["syntax.s", "snippet.s"], cwd=tmp, capture_output=True, text=True)
+    if p.returncode != 0:
+        lines = [ln for ln in p.stderr.splitlines() if ln.strip() != "snippet.s: Assembler messages:"]
+        return None, "\n".join(lines).strip() or f"as exited with status {p.returncode}"
+    return obj, None
+
+
+def _code(tmp, obj):
+    relocs = subprocess.run(["objdump", "-r", obj], capture_output=True, text=True).stdout
+    if re.search(r"^[0-9a-f]{8,16} ", relocs, re.M):
+        symbols = sorted(set(re.findall(r"^[0-9a-f]+\s+\S+\s+(\S+)", relocs, re.M)))
+        raise ContractError("the body refers to a symbol or an absolute address "
+                            f"({', '.join(symbols)}): a loaded body runs wherever the kernel "
+                            "copies it, so it must not need relocation")
+    sections = subprocess.run(["objdump", "-h", obj], capture_output=True, text=True).stdout
+    for name, size in re.findall(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)", sections, re.M):
+        if name != ".text" and int(size, 16):
+            raise ContractError(f"the body puts bytes in {name}: only code (.text) is loaded")
+    out = os.path.join(tmp, "snippet.bin")
+    subprocess.run(["objcopy", "-O", "binary", "-j", ".text", obj, out], check=True)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def split_operands(text):
+    ops, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            ops.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        ops.append(cur.strip())
+    return ops
+
+
+def _listing(obj, mode):
+    arch = "i386" if mode == 32 else "i386:x86-64"
+    p = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-m", arch, obj],
+                       capture_output=True, text=True, check=True)
+    rows = []
+    for m in re.finditer(r"^\s*([0-9a-f]+):\s+(\S+)\s*([^#<\n]*)", p.stdout, re.M):
+        mnemonic = m.group(2)
+        if mnemonic in ("lock", "rep", "repz", "repnz", "data16", "addr32") and m.group(3).strip():
+            mnemonic, _, rest = m.group(3).strip().partition(" ")
+            rows.append((int(m.group(1), 16), mnemonic, split_operands(rest)))
+        else:
+            rows.append((int(m.group(1), 16), mnemonic, split_operands(m.group(3))))
+    return rows
+
+
+def _reg(op):
+    return op[1:] if op.startswith("%") else None
+
+
+def contract_problems(listing):
+    """Every way the body breaks the harness's use of ESP and EBP that can be seen statically."""
+    problems, depth = [], 0
+    for off, mn, ops in listing:
+        where = f"at +{off:#x} `{mn} {','.join(ops)}`".rstrip()
+        if mn.startswith(("leave", "enter", "popa")):
+            problems.append(f"{where} writes EBP (the harness's loop counter)")
+            continue
+        written = [] if READ_ONLY.match(mn) else ops[-1:]
+        if mn.startswith(("xchg", "xadd", "cmpxchg")):
+            written = ops
+        for op in written:
+            r = _reg(op)
+            if r in FRAME:
+                problems.append(f"{where} writes {r.upper()}: EBP is the harness's loop counter")
+            elif r in STACK and not (PUSHES.match(mn) or POPS.match(mn)):
+                problems.append(f"{where} writes {r.upper()}: the stack pointer may move only by "
+                                "balanced PUSH/POP")
+        for op in ops:
+            if "(" in op and re.search(r"%(e|r)?bp\b", op.split("(", 1)[1]):
+                problems.append(f"{where} addresses memory through EBP, the loop counter, not a pointer")
+        if PUSHES.match(mn):
+            depth += 1
+        elif POPS.match(mn):
+            depth -= 1
+    if depth:
+        problems.append(f"PUSH/POP do not balance within one body ({depth:+d} stack slots per copy)")
+    return problems
+
+
+def assemble(text, syntax="intel", mode=32, needs=(), what="body", check_copies=True):
+    """The body's bytes, checked; raises AsmError or ContractError."""
+    if mode not in BASE:
+        raise ContractError(f"mode {mode}: only 32 and 64")
+    if not text.strip():
+        raise ContractError(f"the {what} is empty")
+    with tempfile.TemporaryDirectory(prefix="cyclekit-asm-") as tmp:
+        obj, err = _run_as(tmp, text, syntax, mode)
+        if err:
+            raise AsmError(err)
+        _, err = _run_as(tmp, text, syntax, mode, march(mode, needs), name="gated.o")
+        if err:
+            raise ContractError(undeclared_reason(err, mode, needs, what))
+        code = _code(tmp, obj)
+        listing = _listing(obj, mode)
+        if check_copies:
+            obj2, err = _run_as(tmp, text + "\n" + text, syntax, mode, name="two.o")
+            if err:
+                raise ContractError(f"two copies of the {what} do not assemble (each copy must "
+                                    f"stand alone; numbered labels are fine): {err}")
+            two = _code(tmp, obj2)
+            if two != code + code:
+                raise ContractError(f"the copies of the {what} differ ({len(code)} bytes alone, "
+                                    f"{len(two)} for two): every copy must be the same bytes "
+                                    "(no .align, nothing that depends on the copy's address)")
+    if not code:
+        raise ContractError(f"the {what} assembles to no bytes")
+    problems = contract_problems(listing)
+    if problems:
+        raise ContractError(f"the {what} breaks the harness's contract:\n  " + "\n  ".join(problems))
+    return Body(code, listing)
+
+
+def undeclared_reason(err, mode, needs, what):
+    insns = sorted(set(re.findall(r"`([^']+)' is not supported on", err)))
+    base = "the Pentium (i586, no x87)" if mode == 32 else "x86-64"
+    declared = ",".join(needs) or "none"
+    if insns:
+        return (f"the {what} uses {', '.join(insns)}, beyond {base} and the declared needs "
+                f"({declared}): declare what it needs with --needs (kernel/cpu/cpu.h's features, "
+                f"e.g. fpu, cmov, mmx, sse2, avx); a CPU without them then skips it with the "
+                f"reason instead of faulting\n{err}")
+    return f"the {what} does not assemble for {base} with the declared needs ({declared}):\n{err}"
