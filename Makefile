@@ -136,6 +136,15 @@ $(ISO): $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 
 run: $(ISO)
 	$(RUN) --iso $(ISO) $(RUNFLAGS)
+
+# Other boot media (scripts/cyclekit_media.py): a GRUB network-boot directory
+# (BIOS and UEFI PXE) and a 1.44 MB floppy; NETBOOT_OPTIONS/FLOPPY_OPTIONS go
+# on the default entry's kernel line.
+.PHONY: netboot floppy
+netboot: $(KERNEL) $(KERNEL_FB) iso/grub.cfg
+	$(PYTHON) scripts/cyclekit image --no-build --netboot $(BUILD)/netboot --options "$(NETBOOT_OPTIONS)"
+floppy: $(KERNEL) iso/grub.cfg
+	$(PYTHON) scripts/cyclekit image --no-build --floppy $(BUILD)/cyclekit-floppy.img --options "$(FLOPPY_OPTIONS)"
 run-kvm: $(ISO)
 	$(RUN) --iso $(ISO) --accel kvm $(RUNFLAGS)
 run-uefi: $(ISO)

@@ -149,7 +149,7 @@ def _listing(obj, mode):
     p = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-m", arch, obj],
                        capture_output=True, text=True, check=True)
     rows = []
-    for m in re.finditer(r"^\s*([0-9a-f]+):\s+(\S+)\s*([^#<\n]*)", p.stdout, re.M):
+    for m in re.finditer(r"^[ \t]*([0-9a-f]+):[ \t]+(\S+)[ \t]*([^#<\n]*)", p.stdout, re.M):
         mnemonic = m.group(2)
         if mnemonic in ("lock", "rep", "repz", "repnz", "data16", "addr32") and m.group(3).strip():
             mnemonic, _, rest = m.group(3).strip().partition(" ")
@@ -163,33 +163,61 @@ def _reg(op):
     return op[1:] if op.startswith("%") else None
 
 
-def contract_problems(listing):
-    """Every way the body breaks the harness's use of ESP and EBP that can be seen statically."""
-    problems, depth = [], 0
+def stack_bytes(mn, ops, word):
+    """How many bytes mn moves the stack pointer by (negative: pushes), or None
+    when it writes the stack pointer in a way that cannot be followed."""
+    width = word
+    if mn in ("pushw", "popw", "pushfw", "popfw") or (ops and re.fullmatch(r"%[a-d]x|%[sd]i|%[sb]p", ops[0])):
+        width = 2
+    if mn.startswith(("pusha", "popa")):
+        return (-8 if mn.startswith("push") else 8) * (2 if mn.endswith("w") else 4)
+    if PUSHES.match(mn):
+        return -width
+    if POPS.match(mn):
+        extra = int(ops[0][1:], 0) if mn.startswith("ret") and ops and ops[0].startswith("$") else 0
+        return width + extra
+    if len(ops) == 2 and _reg(ops[1]) in STACK and ops[0].startswith("$"):
+        imm = int(ops[0][1:], 0)
+        if mn.startswith("add"):
+            return imm
+        if mn.startswith("sub"):
+            return -imm
+    if len(ops) == 2 and mn.startswith("lea") and _reg(ops[1]) in STACK:
+        m = re.fullmatch(r"(-?(?:0x)?[0-9a-f]*)\(%(e|r)sp\)", ops[0])
+        if m:
+            return int(m.group(1) or "0", 0)
+    return None
+
+
+def contract_problems(listing, mode=32):
+    """Every way the body breaks the harness's use of ESP and EBP that can be seen statically:
+    EBP written or used as a pointer, ESP written other than by PUSH/POP or ADD/SUB/LEA of a
+    constant, and a stack pointer that does not come back to where it started."""
+    problems, moved = [], 0
+    word = mode // 8
     for off, mn, ops in listing:
         where = f"at +{off:#x} `{mn} {','.join(ops)}`".rstrip()
-        if mn.startswith(("leave", "enter", "popa")):
+        if mn.startswith(("leave", "enter")):
             problems.append(f"{where} writes EBP (the harness's loop counter)")
             continue
         written = [] if READ_ONLY.match(mn) else ops[-1:]
         if mn.startswith(("xchg", "xadd", "cmpxchg")):
             written = ops
+        step = stack_bytes(mn, ops, word)
         for op in written:
             r = _reg(op)
             if r in FRAME:
                 problems.append(f"{where} writes {r.upper()}: EBP is the harness's loop counter")
-            elif r in STACK and not (PUSHES.match(mn) or POPS.match(mn)):
+            elif r in STACK and step is None:
                 problems.append(f"{where} writes {r.upper()}: the stack pointer may move only by "
-                                "balanced PUSH/POP")
+                                "PUSH/POP or adding a constant, and must come back")
         for op in ops:
             if "(" in op and re.search(r"%(e|r)?bp\b", op.split("(", 1)[1]):
                 problems.append(f"{where} addresses memory through EBP, the loop counter, not a pointer")
-        if PUSHES.match(mn):
-            depth += 1
-        elif POPS.match(mn):
-            depth -= 1
-    if depth:
-        problems.append(f"PUSH/POP do not balance within one body ({depth:+d} stack slots per copy)")
+        moved += step or 0
+    if moved:
+        problems.append(f"the stack pointer does not come back within one body ({moved:+d} bytes "
+                        "per copy): PUSH/POP and ESP arithmetic must balance")
     return problems
 
 
@@ -220,7 +248,7 @@ def assemble(text, syntax="intel", mode=32, needs=(), what="body", check_copies=
                                     "(no .align, nothing that depends on the copy's address)")
     if not code:
         raise ContractError(f"the {what} assembles to no bytes")
-    problems = contract_problems(listing)
+    problems = contract_problems(listing, mode)
     if problems:
         raise ContractError(f"the {what} breaks the harness's contract:\n  " + "\n  ".join(problems))
     return Body(code, listing)
