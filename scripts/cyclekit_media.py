@@ -158,10 +158,18 @@ def floppy(out, options="", modules=()):
         core = os.path.join(tmp, "core.img")
         grafts = [f"{os.path.relpath(os.path.join(d, f), root)}={os.path.join(d, f)}"
                   for d, _, files in os.walk(root) for f in files]
-        _run(["grub-mkstandalone", "-O", "i386-pc", "-o", core,
-              f"--install-modules={FLOPPY_MODULES}", "--modules=biosdisk",
-              "--locales=", "--fonts=", "--themes=", "--compress=xz"] + sorted(grafts),
-             "grub-mkstandalone (a core image too big for real mode fails here)")
+        p = subprocess.run(["grub-mkstandalone", "-O", "i386-pc", "-o", core,
+                            f"--install-modules={FLOPPY_MODULES}", "--modules=biosdisk",
+                            "--locales=", "--fonts=", "--themes=", "--compress=xz"] + sorted(grafts),
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            too_big = "core image is too big" in p.stderr
+            raise MediaError(
+                ("the kernel does not fit on the floppy: " if too_big else "grub-mkstandalone failed: ")
+                + f"{p.stderr.strip()} (kernel {os.path.getsize(KERNEL)} bytes"
+                + (f", modules {sum(os.path.getsize(m) for m in modules)} bytes" if modules else "")
+                + "; GRUB's BIOS boot sector loads the compressed core, kernel inside, into "
+                "real-mode memory: at most 0x78000 bytes)")
         with open(boot_img, "rb") as f:
             image = f.read() + open(core, "rb").read()
         if len(image) > FLOPPY_BYTES:
