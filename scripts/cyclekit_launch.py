@@ -39,7 +39,7 @@ def _stream(proc, log, show_json, echo):
         for line in iter(proc.stdout.readline, b""):
             out.write(line)
             out.flush()
-            if echo and (show_json or not line.lstrip(b"\x1b[0123456789;HJm").startswith(MARK)):
+            if echo and (show_json or not line.lstrip(b"\r\n\t \x1b[0123456789;HJm").startswith(MARK)):
                 sys.stdout.buffer.write(line)
                 sys.stdout.buffer.flush()
     return proc.wait()
