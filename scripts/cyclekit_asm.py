@@ -20,12 +20,22 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-CPU_H = os.path.join(ROOT, "kernel", "cpu", "cpu.h")
+FEATURE_NAMES = os.path.join(ROOT, "kernel", "cpu", "cpu_features.c")
 
-# A need whose GNU as extension has another name (binutils' i386 -march=
-# extensions, see `as --help` under -march=).
-AS_EXTENSION = {"bmi1": "bmi", "sse4_1": "sse4.1", "sse4_2": "sse4.2",
-                "pclmulqdq": "pclmul", "rdrand": "rdrnd", "avx512f": "avx512f"}
+# The kernel's feature names (kernel/cpu/cpu_features.c, the cpu record's
+# spelling; a benchmark file's needs use them) that are also GNU as -march=
+# extensions (binutils 2.40, `as --help`), under as's name where it differs.
+# Other features (tsc, msr, hypervisor...) gate no instruction encoding.
+AS_RENAMED = {"bmi1": "bmi", "sse4_1": "sse4.1", "sse4_2": "sse4.2", "pclmulqdq": "pclmul",
+              "rdrand": "rdrnd"}
+AS_EXTENSIONS = set("""
+    3dnow abm adx aes amx_bf16 amx_int8 amx_tile avx avx2 avx512_4fmaps avx512_4vnniw
+    avx512_bitalg avx512_fp16 avx512_vbmi2 avx512_vnni avx512_vp2intersect avx512_vpopcntdq
+    avx512bw avx512cd avx512dq avx512er avx512f avx512ifma avx512pf avx512vbmi avx512vl bmi1 bmi2
+    cldemote clflush clflushopt clwb cmov cx16 enqcmd f16c fma fma4 fsgsbase fxsr gfni hle ibt
+    invpcid kl lwp mmx movbe movdir64b movdiri mpx mwaitx pclmulqdq pconfig popcnt prefetchwt1
+    rdpid rdrand rdseed rdtscp rtm serialize smap smx sse sse2 sse3 sse4_1 sse4_2 sse4a ssse3
+    syscall tbm tsxldtrk uintr vaes vmx vpclmulqdq waitpkg xop xsave""".split())
 # Baselines: the 32-bit core runs on a Pentium; x87 counts as a need
 # (FEAT_FPU: a 486SX has none). Long mode implies SSE2, CMOV and x87
 # (AMD APM Vol. 1 §1.1.1 / Intel SDM Vol. 1 §2.2.8), which generic64 allows.
@@ -54,10 +64,11 @@ class Body:
 
 
 def known_needs():
-    """The feature names a need may use: kernel/cpu/cpu.h's FEAT_*, lower case."""
-    with open(CPU_H) as f:
-        names = re.findall(r"\bFEAT_([A-Z0-9_]+)\s*=\s*CPU_FEATURE", f.read())
-    return sorted(n.lower() for n in names)
+    """The feature names a need may use: the kernel's own (kernel/cpu/cpu_features.c)."""
+    with open(FEATURE_NAMES) as f:
+        text = f.read()
+    tables = re.findall(r"names_\w+\[32\] = \{(.*?)\};", text, re.S)
+    return sorted({n for t in tables for n in re.findall(r'"([a-z0-9_]+)"', t)})
 
 
 def parse_needs(text):
@@ -77,8 +88,8 @@ def march(mode, needs):
     if mode == 32 and "fpu" in needs and "cmov" in needs:
         parts.append("687")              # FCMOV/FCOMI: CPUID.CMOV with FPU (SDM Vol. 2A, CPUID)
     for n in needs:
-        if n != "fpu":
-            parts.append(AS_EXTENSION.get(n, n))
+        if n in AS_EXTENSIONS:
+            parts.append(AS_RENAMED.get(n, n))
     return "+".join(parts)
 
 
@@ -260,7 +271,7 @@ def undeclared_reason(err, mode, needs, what):
     declared = ",".join(needs) or "none"
     if insns:
         return (f"the {what} uses {', '.join(insns)}, beyond {base} and the declared needs "
-                f"({declared}): declare what it needs with --needs (kernel/cpu/cpu.h's features, "
+                f"({declared}): declare what it needs with --needs (the kernel's feature names, "
                 f"e.g. fpu, cmov, mmx, sse2, avx); a CPU without them then skips it with the "
                 f"reason instead of faulting\n{err}")
     return f"the {what} does not assemble for {base} with the declared needs ({declared}):\n{err}"

@@ -39,7 +39,7 @@ def add_arguments(parser):
                         help="intel (noprefix, the default) or att")
     parser.add_argument("--mode", type=int, choices=(32, 64), default=32)
     parser.add_argument("--needs", default="", metavar="F,...",
-                        help="CPU features the body needs (kernel/cpu/cpu.h: fpu, cmov, sse2, avx ...)")
+                        help="CPU features the body needs, as the cpu record names them (fpu, cmov, sse2, avx ...)")
     parser.add_argument("--expect", action="append", default=[], metavar="UARCH=CYCLES",
                         help="expected core cycles per body, e.g. P5=1.0 (repeatable)")
     parser.add_argument("--unroll", type=int, metavar="U")
@@ -57,21 +57,25 @@ def add_arguments(parser):
 
 
 def parse_expect(items):
-    """['P5=1.0'] -> {'P5': 1.0}; raises ValueError naming the bad item."""
+    """['P5=1.0', 'Golden_Cove=0.5:0.05'] -> {'P5': 1.0, 'Golden_Cove': (0.5, 0.05)}: core cycles
+    per body, optionally a tolerance; the file format checks the microarchitecture's name.
+    Raises ValueError naming the bad item."""
     expect = {}
+    number = r"([0-9]+(?:\.[0-9]+)?)"
     for item in items:
-        m = re.fullmatch(r"\s*([A-Za-z][A-Za-z0-9_]*)\s*=\s*([0-9]+(?:\.[0-9]+)?)\s*", item)
+        m = re.fullmatch(r"\s*([A-Za-z0-9][A-Za-z0-9_ ]*?)\s*=\s*" + number + r"(?::" + number + r")?\s*", item)
         if not m:
-            raise ValueError(f"--expect {item!r}: want UARCH=CYCLES, e.g. P5=1.0")
-        expect[m.group(1).upper()] = float(m.group(2))
+            raise ValueError(f"--expect {item!r}: want UARCH=CYCLES[:TOLERANCE], e.g. P5=1.0")
+        cycles = float(m.group(2))
+        expect[m.group(1)] = (cycles, float(m.group(3))) if m.group(3) else cycles
     return expect
 
 
 def check_arguments(args):
     """A message for the first bad argument, or None."""
-    if not re.fullmatch(r"[a-z0-9_][a-z0-9_./-]{0,47}", args.name):
-        return (f"--name {args.name!r}: 1 to 48 characters of a-z 0-9 _ . / -, "
-                "not starting with . / or -")
+    if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_./+-]{0,46}", args.name):
+        return (f"--name {args.name!r}: 1 to 47 characters of A-Z a-z 0-9 _ . / + -, "
+                "not starting with . / + or -")
     for flag, value, top in (("--unroll", args.unroll, 32), ("--loops", args.loops, 1000000),
                              ("--samples", args.samples, 2001)):
         if value is not None and not 1 <= value <= top:
@@ -145,26 +149,31 @@ def report(log_file, name, rc, as_json):
 
 
 def run_serial(args, data):
+    """Load and run the file in a `serve` session (cyclekit_wire); the machine stays in it."""
     import cyclekit_wire            # the serial session's host side
     log_file = args.log or cyclekit_launch.log_path("snippet")
+    records = []
     try:
-        session = cyclekit_wire.Session(args.serial, timeout=args.timeout or 60)
-        try:
-            records = [session.identify(), session.load(data)]
-            answer = session.run(args.name, args.options)
-            records += answer if isinstance(answer, list) else [answer]
-        finally:
-            session.close()
+        with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60) as session:
+            records += session.boot_records + [session.ready]
+            records += session.identify()
+            records.append(session.load(data))
+            records += session.run(args.name, args.options)
     except cyclekit_wire.WireError as e:
+        records += e.records
         print(f"cyclekit snippet: the session refused: {e}", file=sys.stderr)
         return 1
+    except cyclekit_wire.WireTimeout as e:
+        print(f"cyclekit snippet: {args.serial}: no answer: {e}", file=sys.stderr)
+        return 124
     except OSError as e:
         print(f"cyclekit snippet: {args.serial}: {e}", file=sys.stderr)
         return 126
-    records = [r for r in records if isinstance(r, dict)]
-    with open(log_file, "w") as f:
-        for r in records:
-            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+    finally:
+        with open(log_file, "w") as f:
+            for r in records:
+                if isinstance(r, dict):
+                    f.write(json.dumps(r, separators=(",", ":")) + "\n")
     rec = record_for(records, args.name)
     if rec is None:
         print(f"cyclekit snippet: the session answered no result for {args.name}: see {log_file}",

@@ -117,10 +117,10 @@ def test_an_empty_body_is_refused():
 
 
 @pytest.mark.parametrize("args,why", [
-    (["--name", "Big"], "--name 'Big'"),
+    (["--name", "a b"], "--name 'a b'"),
     (["--unroll", "33"], "--unroll 33: must be 1..32"),
     (["--samples", "0"], "--samples 0: must be 1..2001"),
-    (["--expect", "P5"], "--expect 'P5': want UARCH=CYCLES"),
+    (["--expect", "P5"], "--expect 'P5': want UARCH=CYCLES[:TOLERANCE]"),
     (["--needs", "warp"], "unknown need 'warp'"),
 ])
 def test_bad_arguments_are_refused_before_anything_runs(args, why, tmp_path):
@@ -130,4 +130,5 @@ def test_bad_arguments_are_refused_before_anything_runs(args, why, tmp_path):
 
 
 def test_expectations_parse_to_cycles_per_uarch():
-    assert cyclekit_snippet.parse_expect(["P5=1.0", "golden_cove=0.25"]) == {"P5": 1.0, "GOLDEN_COVE": 0.25}
+    assert cyclekit_snippet.parse_expect(["P5=1.0", "Golden_Cove=0.25:0.05", "486=2"]) == \
+        {"P5": 1.0, "Golden_Cove": (0.25, 0.05), "486": 2.0}
