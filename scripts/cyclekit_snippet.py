@@ -124,15 +124,13 @@ def format_record(rec):
 
 
 def readable_line(text, rec):
-    """The kernel's readable line(s) just before the record in the log, or None."""
+    """The kernel's readable line for the record: the line just before it in the log, or None."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(cyclekit_log.MARK) and f'"name":{json.dumps(rec.get("name"))}' in line \
                 and f'"type":"{rec.get("type")}"' in line:
-            j = i
-            while j > 0 and not lines[j - 1].startswith(cyclekit_log.MARK) and lines[j - 1].strip():
-                j -= 1
-            return "\n".join(lines[j:i]) or None
+            before = lines[i - 1] if i else ""
+            return before if before.strip() and not before.startswith(cyclekit_log.MARK) else None
     return None
 
 
