@@ -98,11 +98,17 @@ def build_file(args):
                                   unroll=args.unroll, loops=args.loops, samples=args.samples)
 
 
+def is_for(rec, name):
+    """Is rec the result, skip or fault record of benchmark NAME? (A fault record's name is the
+    exception's; its `where` names the benchmark.)"""
+    if rec.get("type") in ("result", "skip"):
+        return rec.get("name") == name
+    return rec.get("type") == "fault" and rec.get("where") == f"benchmark {name}"
+
+
 def record_for(records, name):
-    """The result, skip or fault record of benchmark NAME (a loaded benchmark may carry a prefix)."""
     for rec in records:
-        if rec.get("type") in ("result", "skip", "fault") and (
-                rec.get("name") == name or str(rec.get("name", "")).endswith("/" + name)):
+        if is_for(rec, name):
             return rec
     return None
 
@@ -110,10 +116,10 @@ def record_for(records, name):
 def format_record(rec):
     """One line for a record that came without the kernel's own readable line (serial)."""
     name = rec.get("name")
+    if rec.get("type") == "fault":
+        return f"  {rec.get('where')}: fault {name} (vector {rec.get('vector')}) at EIP {rec.get('eip')}"
     if rec.get("type") == "skip":
         return f"  {name}  skipped: {rec.get('reason')}"
-    if rec.get("type") == "fault":
-        return f"  {name}  faulted: " + json.dumps({k: v for k, v in rec.items() if k not in ("type", "name")})
     unit = "c" if rec.get("cycles_unit") == "exact" else "~"
     cycles = rec.get("cycles")
     text = f"  {name}  {rec.get('ticks'):.2f} ticks" if isinstance(rec.get("ticks"), (int, float)) \
@@ -123,15 +129,22 @@ def format_record(rec):
     return text + f"  {rec.get('verdict', '-')}"
 
 
-def readable_line(text, rec):
+def readable_line(text, rec, name):
     """The kernel's readable line for the record: the line just before it in the log, or None."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if line.startswith(cyclekit_log.MARK) and f'"name":{json.dumps(rec.get("name"))}' in line \
-                and f'"type":"{rec.get("type")}"' in line:
+        if line.startswith(cyclekit_log.MARK) and is_for(_load(line), name):
             before = lines[i - 1] if i else ""
             return before if before.strip() and not before.startswith(cyclekit_log.MARK) else None
     return None
+
+
+def _load(line):
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return {}
+    return rec if isinstance(rec, dict) else {}
 
 
 def report(log_file, name, rc, as_json):
@@ -142,7 +155,7 @@ def report(log_file, name, rc, as_json):
         print(f"cyclekit snippet: no result for {name} in the log ({why}; status {rc}): see {log_file}",
               file=sys.stderr)
         return rc or 1
-    print(json.dumps(rec) if as_json else (readable_line(log.text, rec) or format_record(rec)))
+    print(json.dumps(rec) if as_json else (readable_line(log.text, rec, name) or format_record(rec)))
     return rc
 
 

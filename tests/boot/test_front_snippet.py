@@ -16,6 +16,7 @@ import pytest
 
 from conftest import ROOT, RUNNER, assert_complete
 import cyclekit_log
+import cyclekit_snippet
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 pytestmark = pytest.mark.skipif(
@@ -36,8 +37,7 @@ def snippet(tmp_path, *args, timeout=600):
 
 
 def the_result(log, name="snippet"):
-    found = [r for r in log.of_type("result") + log.of_type("skip") + log.of_type("fault")
-             if r.get("name") == name or r.get("name", "").endswith("/" + name)]
+    found = [r for r in log.records if cyclekit_snippet.is_for(r, name)]
     assert len(found) == 1, (log.path, [r.get("name") for r in log.records])
     return found[0]
 
@@ -65,7 +65,9 @@ def test_the_result_line_is_the_kernels(tmp_path):
 def test_a_snippet_that_faults_is_reported_and_the_run_goes_on(tmp_path):
     p, log = snippet(tmp_path, "--asm", "ud2", "--cpu", "pentium", "--samples", "5")
     assert_complete(log, status=2)
-    assert the_result(log)["type"] == "fault"
+    fault = the_result(log)
+    assert (fault["type"], fault["vector"], fault["name"]) == ("fault", 6, "#UD")
+    assert p.stdout.startswith("FAULT #UD (vector 6) in benchmark snippet"), p.stdout
 
 
 def test_64_bit_snippets_run_in_long_mode_or_say_why_not(tmp_path):
