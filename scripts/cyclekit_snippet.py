@@ -130,12 +130,17 @@ def format_record(rec):
 
 
 def readable_line(text, rec, name):
-    """The kernel's readable line for the record: the line just before it in the log, or None."""
+    """The kernel's readable lines for the record, or None: the line just before a result or
+    skip record; for a fault, every line since the record before it (the fault and registers)."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(cyclekit_log.MARK) and is_for(_load(line), name):
-            before = lines[i - 1] if i else ""
-            return before if before.strip() and not before.startswith(cyclekit_log.MARK) else None
+            j = i
+            while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(cyclekit_log.MARK):
+                j -= 1
+                if rec.get("type") != "fault":
+                    break
+            return "\n".join(lines[j:i]) or None
     return None
 
 
