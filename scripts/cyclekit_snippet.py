@@ -131,14 +131,14 @@ def format_record(rec):
 
 def readable_line(text, rec, name):
     """The kernel's readable lines for the record, or None: the line just before a result or
-    skip record; for a fault, every line since the record before it (the fault and registers)."""
+    skip record; for a fault, its FAULT line and the register lines after it."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(cyclekit_log.MARK) and is_for(_load(line), name):
             j = i
             while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(cyclekit_log.MARK):
                 j -= 1
-                if rec.get("type") != "fault":
+                if rec.get("type") != "fault" or lines[j].startswith("FAULT"):
                     break
             return "\n".join(lines[j:i]) or None
     return None
