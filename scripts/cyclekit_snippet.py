@@ -51,7 +51,11 @@ def add_arguments(parser):
     parser.add_argument("--save", metavar="FILE", help="keep the benchmark file here")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--hosted", action="store_true", help="run it in the hosted (Linux) runner")
-    where.add_argument("--serial", metavar="URL", help="run it on a machine in a `serve` session")
+    where.add_argument("--serial", metavar="URL",
+                       help="run it on a machine in a `serve` session (/dev/ttyUSB0, socket://HOST:PORT)")
+    parser.add_argument("--wait-ready", action="store_true",
+                        help="with --serial: the machine is booting; wait for its session to be ready "
+                             "(without it, the session is taken to be waiting already)")
     where.add_argument("--image", metavar="OUT.iso", help="write an ISO that runs it (for a stick)")
     cyclekit_run.add_boot_arguments(parser)
 
@@ -170,7 +174,10 @@ def run_serial(args, data):
     log_file = args.log or cyclekit_launch.log_path("snippet")
     records = []
     try:
-        with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60) as session:
+        # A session that is already waiting printed its ready record long ago; a machine being
+        # booted must not be sent a byte before it (GRUB's menu reads the serial line too).
+        ready_wait = (args.timeout or 600) if args.wait_ready else 0
+        with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60, ready_timeout=ready_wait) as session:
             records += session.boot_records + [session.ready]
             records += session.identify()
             records.append(session.load(data))
