@@ -178,7 +178,7 @@ def run_serial(args, data):
         # booted must not be sent a byte before it (GRUB's menu reads the serial line too).
         ready_wait = (args.timeout or 600) if args.wait_ready else 0
         with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60, ready_timeout=ready_wait) as session:
-            records += session.boot_records + [session.ready]
+            records += session.boot_records + ([session.ready] if session.ready else [])
             records += session.identify()
             records.append(session.load(data))
             records += session.run(args.name, args.options)
@@ -197,7 +197,7 @@ def run_serial(args, data):
             for r in records:
                 if isinstance(r, dict):
                     f.write(json.dumps(r, separators=(",", ":")) + "\n")
-    rec = record_for(records, args.name)
+    rec = record_for([r for r in records if isinstance(r, dict)], args.name)
     if rec is None:
         print(f"cyclekit snippet: the session answered no result for {args.name}: see {log_file}",
               file=sys.stderr)
