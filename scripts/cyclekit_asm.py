@@ -16,6 +16,7 @@ ContractError (it assembles but breaks the contract: the reason).
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -40,6 +41,8 @@ AS_EXTENSIONS = set("""
 # (FEAT_FPU: a 486SX has none). Long mode implies SSE2, CMOV and x87
 # (AMD APM Vol. 1 §1.1.1 / Intel SDM Vol. 1 §2.2.8), which generic64 allows.
 BASE = {32: "i586", 64: "generic64"}
+
+SHT_RELA, SHT_NOBITS, SHT_REL, SHF_ALLOC = 4, 8, 9, 0x2
 
 STACK = {"esp", "sp", "spl", "rsp"}
 FRAME = {"ebp", "bp", "bpl", "rbp"}
@@ -121,21 +124,40 @@ def _run_as(tmp, text, syntax, mode, arch=None, name="snippet.o"):
     return obj, None
 
 
-def _code(tmp, obj):
-    relocs = subprocess.run(["objdump", "-r", obj], capture_output=True, text=True).stdout
-    if re.search(r"^[0-9a-f]{8,16} ", relocs, re.M):
+def elf_sections(data):
+    """[(name, type, flags, bytes)] of an ELF relocatable object (32 or 64 bit, little-endian;
+    System V ABI, "Sections"). Read here rather than by objdump/objcopy: a snippet is
+    assembled on every request, and each program started costs time."""
+    if data[:4] != b"\x7fELF" or data[5] != 1:
+        raise AsmError("the assembler's output is not a little-endian ELF object")
+    wide = data[4] == 2
+    shoff, = struct.unpack_from("<Q" if wide else "<I", data, 0x28 if wide else 0x20)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A if wide else 0x2E)
+    layout = "<IIQQQQIIQQ" if wide else "<IIIIIIIIII"
+    heads = [struct.unpack_from(layout, data, shoff + i * shentsize) for i in range(shnum)]
+    names = heads[shstrndx]
+    table = data[names[4]:names[4] + names[5]]
+    out = []
+    for h in heads:
+        name = table[h[0]:table.index(b"\0", h[0])].decode()
+        body = b"" if h[1] == SHT_NOBITS else data[h[4]:h[4] + h[5]]
+        out.append((name, h[1], h[2], body, h[5]))
+    return out
+
+
+def _code(obj):
+    with open(obj, "rb") as f:
+        sections = elf_sections(f.read())
+    if any(kind in (SHT_REL, SHT_RELA) and size for _, kind, _, _, size in sections):
+        relocs = subprocess.run(["objdump", "-r", obj], capture_output=True, text=True).stdout
         symbols = sorted(set(re.findall(r"^[0-9a-f]+\s+\S+\s+(\S+)", relocs, re.M)))
         raise ContractError("the body refers to a symbol or an absolute address "
                             f"({', '.join(symbols)}): a loaded body runs wherever the kernel "
                             "copies it, so it must not need relocation")
-    sections = subprocess.run(["objdump", "-h", obj], capture_output=True, text=True).stdout
-    for name, size in re.findall(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)", sections, re.M):
-        if name != ".text" and int(size, 16):
+    for name, kind, flags, _, size in sections:
+        if name != ".text" and flags & SHF_ALLOC and size:
             raise ContractError(f"the body puts bytes in {name}: only code (.text) is loaded")
-    out = os.path.join(tmp, "snippet.bin")
-    subprocess.run(["objcopy", "-O", "binary", "-j", ".text", obj, out], check=True)
-    with open(out, "rb") as f:
-        return f.read()
+    return b"".join(body for name, _, _, body, _ in sections if name == ".text")
 
 
 def split_operands(text):
@@ -239,20 +261,22 @@ def assemble(text, syntax="intel", mode=32, needs=(), what="body", check_copies=
     if not text.strip():
         raise ContractError(f"the {what} is empty")
     with tempfile.TemporaryDirectory(prefix="cyclekit-asm-") as tmp:
-        obj, err = _run_as(tmp, text, syntax, mode)
-        if err:
-            raise AsmError(err)
-        _, err = _run_as(tmp, text, syntax, mode, march(mode, needs), name="gated.o")
-        if err:
-            raise ContractError(undeclared_reason(err, mode, needs, what))
-        code = _code(tmp, obj)
+        # Assembled for the baseline and the declared needs; only when that fails does a
+        # second try, for any x86, tell a syntax error from an undeclared feature.
+        obj, gated = _run_as(tmp, text, syntax, mode, march(mode, needs))
+        if gated:
+            _, err = _run_as(tmp, text, syntax, mode, name="any.o")
+            if err:
+                raise AsmError(err)
+            raise ContractError(undeclared_reason(gated, mode, needs, what))
+        code = _code(obj)
         listing = _listing(obj, mode)
         if check_copies:
             obj2, err = _run_as(tmp, text + "\n" + text, syntax, mode, name="two.o")
             if err:
                 raise ContractError(f"two copies of the {what} do not assemble (each copy must "
                                     f"stand alone; numbered labels are fine): {err}")
-            two = _code(tmp, obj2)
+            two = _code(obj2)
             if two != code + code:
                 raise ContractError(f"the copies of the {what} differ ({len(code)} bytes alone, "
                                     f"{len(two)} for two): every copy must be the same bytes "
