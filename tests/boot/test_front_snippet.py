@@ -91,3 +91,40 @@ def test_an_image_for_a_stick_runs_the_snippet(tmp_path):
     assert log.complete, log.problems
     assert log.one("begin")["cmdline"] == "bench=snippet"
     assert the_result(log)["ticks"] == 2.00
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cyclekit_wire") is None,
+                    reason="needs scripts/cyclekit_wire.py and the kernel's serve session (issue 13, "
+                           "serve's half): not in this tree yet")
+def test_snippets_over_a_serial_session(tmp_path):
+    """One kernel in `serve`, two snippets from two cyclekit processes (the first waits for
+    the session, the second finds it waiting), then the session ends with the kernel's status."""
+    import cyclekit_wire
+    port = free_port()
+    qemu = subprocess.Popen([sys.executable, RUNNER, "--cpu", "pentium", "--icount", "0", "--quiet",
+                             "--serial-socket", f"127.0.0.1:{port}", "--cmdline", "serve",
+                             "--timeout", "600"], stdin=subprocess.DEVNULL)
+    url = f"socket://127.0.0.1:{port}"
+    try:
+        for syntax, wait in (("intel", ["--wait-ready"]), ("att", [])):
+            p = subprocess.run(CYCLEKIT + ["snippet", "--serial", url, *wait, "--asm", ADD2[syntax],
+                                           "--syntax", syntax, "--samples", "5", "--json",
+                                           "--log", str(tmp_path / f"{syntax}.log")],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+            assert p.returncode == 0, p.stderr
+            rec = json.loads(p.stdout)
+            assert (rec["name"], rec["ticks"], rec["samples"]) == ("snippet", 2.00, 5)
+        with cyclekit_wire.Session(url, timeout=120, ready_timeout=0) as s:
+            assert s.end()["status"] == 0
+        assert qemu.wait(timeout=120) == 0
+    finally:
+        if qemu.poll() is None:
+            qemu.kill()
+            qemu.wait()
