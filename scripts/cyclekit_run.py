@@ -20,8 +20,9 @@ def add_boot_arguments(parser):
     parser.add_argument("--kvm", action="store_true", help="use KVM (needs /dev/kvm)")
     parser.add_argument("--uefi", action="store_true", help="boot through OVMF (UEFI) instead of the BIOS")
     parser.add_argument("--smp", type=int, metavar="N", help="QEMU processors")
-    parser.add_argument("--icount", nargs="?", type=int, const=0, metavar="SHIFT",
-                        help="-icount shift=SHIFT (bare: 0, the TSC counts instructions)")
+    parser.add_argument("--icount", action="store_true",
+                        help="QEMU -icount: the TSC counts instructions (shift 0), exact and repeatable")
+    parser.add_argument("--icount-shift", type=int, metavar="N", help="-icount shift=N (implies --icount)")
     parser.add_argument("--log", metavar="FILE", help="save the log here (default build/logs/VERB-TIME.log)")
     parser.add_argument("--json", action="store_true", help="also show the JSON records")
     parser.add_argument("--timeout", type=float, help="seconds before the boot is abandoned (runner exit 124)")
@@ -35,7 +36,8 @@ def add_arguments(parser):
 
 
 def qemu_choices(args):
-    return dict(cpu=args.cpu, kvm=args.kvm, uefi=args.uefi, smp=args.smp, icount=args.icount,
+    icount = args.icount_shift if args.icount_shift is not None else (0 if args.icount else None)
+    return dict(cpu=args.cpu, kvm=args.kvm, uefi=args.uefi, smp=args.smp, icount=icount,
                 timeout=args.timeout)
 
 

@@ -27,13 +27,15 @@ def saved_log(stderr):
 
 def test_run_streams_readable_lines_and_saves_the_log(tmp_path):
     log_file = tmp_path / "run.log"
-    p = cyclekit("run", "--no-build", "--cpu", "pentium", "--log", str(log_file),
+    p = cyclekit("run", "--no-build", "--cpu", "pentium", "--icount", "--log", str(log_file),
                  "bench=calib/add_chain", "samples=5")
     assert p.returncode == 0, p.stderr
     log = cyclekit_log.parse_file(str(log_file))
     log.rc, log.path, log.stderr = p.returncode, str(log_file), p.stderr
     assert_complete(log)
     assert saved_log(p.stderr) == (str(log_file), 0)
+    assert [(r["name"], r["ticks"]) for r in log.of_type("result")] == [("calib/add_chain", 1.00)], \
+        "--icount (shift 0) reached QEMU: one ADD is one tick"
     assert "calib/add_chain" in p.stdout and "run complete" in p.stdout
     assert '{"type":' not in p.stdout, "JSON records go to the log, not the terminal"
     shown = cyclekit("run", "--no-build", "--cpu", "pentium", "--json", "--log", str(tmp_path / "j.log"),
