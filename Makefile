@@ -4,6 +4,7 @@
 #   make run-kvm  the same under KVM;  make run-uefi  through OVMF
 #   make check    host unit tests, the Pentium instruction check, the P5 model, boot tests
 #   make hosted   the same harness and benchmarks as a Linux user-space program
+#   make netboot  a GRUB network-boot directory (build/netboot);  make floppy  a 1.44 MB floppy image
 # Missing Debian packages are installed by scripts/deps (or it prints the apt-get line).
 
 BUILD   := build
