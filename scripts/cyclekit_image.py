@@ -35,8 +35,7 @@ def run(args):
         return 2
     try:
         if not args.no_build:
-            cyclekit_media.make("kernel")
-            cyclekit_media.make("build/cyclekit-fb.elf")
+            cyclekit_media.make_kernels()
         if args.output:
             cyclekit_media.iso(args.output, args.options, args.modules)
             print(f"cyclekit image: wrote {args.output}")

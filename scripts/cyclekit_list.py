@@ -33,8 +33,7 @@ def collect(args, log_file):
     options = ["list"]
     if args.boot:
         if not args.no_build:
-            cyclekit_media.make("kernel")
-            cyclekit_media.make("build/cyclekit-fb.elf")
+            cyclekit_media.make_kernels()
         import tempfile
         with tempfile.TemporaryDirectory(prefix="cyclekit-list-") as tmp:
             iso = cyclekit_media.iso(f"{tmp}/list.iso", "", [args.bench_file] if args.bench_file else [])

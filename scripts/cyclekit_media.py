@@ -39,6 +39,12 @@ def make(target, quiet=True):
         raise MediaError(f"`make {target}` failed (status {p.returncode})\n{detail}")
 
 
+def make_kernels():
+    """Both kernels every medium may hold (BIOS, and the framebuffer one for UEFI), rebuilt if stale."""
+    make("kernel")
+    make(os.path.relpath(KERNEL_FB, ROOT))
+
+
 def grub_cfg(options="", modules=()):
     """iso/grub.cfg with OPTIONS added to the first menu entry's kernel line and a
     `module2 /boot/modules/NAME` line after every entry's kernel line."""

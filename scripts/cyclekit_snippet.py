@@ -218,7 +218,8 @@ def run_elsewhere(args, ckb):
     """--hosted, --image or QEMU: the run's status."""
     options = f"bench={args.name} {args.options}".strip()
     if args.image:
-        cyclekit_media.make("kernel")
+        if not args.no_build:
+            cyclekit_media.make_kernels()
         cyclekit_media.iso(args.image, options, [ckb])
         print(f"cyclekit snippet: wrote {args.image}: its first menu entry runs {args.name} "
               f"(write it to a stick: dd if={args.image} of=/dev/sdX bs=4M)", file=sys.stderr)
@@ -230,7 +231,7 @@ def run_elsewhere(args, ckb):
         rc = cyclekit_launch.hosted([f"module={ckb}"] + options.split(), log_file, echo=False)
     else:
         if not args.no_build:
-            cyclekit_media.make("kernel")
+            cyclekit_media.make_kernels()
         with tempfile.TemporaryDirectory(prefix="cyclekit-snippet-") as tmp:
             iso = cyclekit_media.iso(os.path.join(tmp, "snippet.iso"), "", [ckb])
             cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=options, **cyclekit_run.qemu_choices(args))
