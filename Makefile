@@ -4,6 +4,7 @@
 #   make run-kvm  the same under KVM;  make run-uefi  through OVMF
 #   make check    host unit tests, the Pentium instruction check, the P5 model, boot tests
 #   make hosted   the same harness and benchmarks as a Linux user-space program
+#   make netboot  a GRUB network-boot directory (build/netboot);  make floppy  a 1.44 MB floppy image
 # Missing Debian packages are installed by scripts/deps (or it prints the apt-get line).
 
 BUILD   := build
@@ -139,6 +140,15 @@ $(ISO): $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 
 run: $(ISO)
 	$(RUN) --iso $(ISO) $(RUNFLAGS)
+
+# Other boot media (scripts/cyclekit_media.py): a GRUB network-boot directory
+# (BIOS and UEFI PXE) and a 1.44 MB floppy; NETBOOT_OPTIONS/FLOPPY_OPTIONS go
+# on the default entry's kernel line.
+.PHONY: netboot floppy
+netboot: $(KERNEL) $(KERNEL_FB) iso/grub.cfg
+	$(PYTHON) scripts/cyclekit image --no-build --netboot $(BUILD)/netboot --options "$(NETBOOT_OPTIONS)"
+floppy: $(KERNEL) iso/grub.cfg
+	$(PYTHON) scripts/cyclekit image --no-build --floppy $(BUILD)/cyclekit-floppy.img --options "$(FLOPPY_OPTIONS)"
 run-kvm: $(ISO)
 	$(RUN) --iso $(ISO) --accel kvm $(RUNFLAGS)
 run-uefi: $(ISO)

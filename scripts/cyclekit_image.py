@@ -1,0 +1,56 @@
+"""cyclekit image: boot media with kernel options and loadable benchmarks.
+
+  cyclekit image -o lab.iso --options "bench=lat/*"   an ISO (BIOS and UEFI; CD or stick)
+  cyclekit image --netboot /srv/tftp                   a GRUB network-boot directory (PXE)
+  cyclekit image --floppy cyclekit.img                 a 1.44 MB BIOS floppy (486, early Pentium)
+  cyclekit image -o x.iso --module build/snippets/snippet.ckb
+
+The options go on the first (default) menu entry's kernel line; each module
+gets a `module2` line in every entry. A netboot directory is served as it
+is: point DHCP at boot/grub/i386-pc/core.0 (BIOS) or
+boot/grub/x86_64-efi/core.efi (UEFI).
+"""
+import sys
+
+import cyclekit_media
+
+VERB = "image"
+HELP = "write an ISO (-o), a network-boot directory (--netboot) or a floppy image (--floppy)"
+
+
+def add_arguments(parser):
+    parser.add_argument("-o", "--output", metavar="OUT.iso", help="write a hybrid BIOS/UEFI ISO")
+    parser.add_argument("--netboot", metavar="DIR", help="write a GRUB network-boot directory (replaced)")
+    parser.add_argument("--floppy", metavar="OUT.img", help="write a 1.44 MB floppy image (BIOS)")
+    parser.add_argument("--options", default="", help="kernel options for the default entry")
+    parser.add_argument("--module", action="append", default=[], metavar="FILE", dest="modules",
+                        help="a loadable benchmark file to include (repeatable)")
+    parser.add_argument("--no-build", action="store_true", help="do not run make first")
+
+
+def run(args):
+    if not (args.output or args.netboot or args.floppy):
+        print("cyclekit image: say what to write: -o OUT.iso, --netboot DIR and/or --floppy OUT.img",
+              file=sys.stderr)
+        return 2
+    try:
+        if not args.no_build:
+            cyclekit_media.make_kernels()
+        if args.output:
+            cyclekit_media.iso(args.output, args.options, args.modules)
+            print(f"cyclekit image: wrote {args.output}")
+        if args.netboot:
+            files = cyclekit_media.netboot(args.netboot, args.options, args.modules)
+            print(f"cyclekit image: wrote {args.netboot}: DHCP boot file "
+                  + " or ".join(f"{f} ({p})" for p, f in files.items()))
+        if args.floppy:
+            used = cyclekit_media.floppy(args.floppy, args.options, args.modules)
+            print(f"cyclekit image: wrote {args.floppy}: {used} of {cyclekit_media.FLOPPY_BYTES} "
+                  "bytes used (boot sector and GRUB core with the kernel)")
+    except cyclekit_media.MediaError as e:
+        print(f"cyclekit image: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"cyclekit image: {e}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,113 @@
+"""Start the kernel (under QEMU, through scripts/run-qemu) or the hosted runner,
+stream the readable lines, keep the whole log, and return the run's status.
+
+Both write the same log: readable lines for people and JSON records
+(`{"type":...}`) for programs. The verbs show people the readable lines and
+save everything to a log file (build/logs/ unless told otherwise), whose
+path they print, so a run can always be checked again with `cyclekit log`.
+"""
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+RUN_QEMU = os.path.join(ROOT, "scripts", "run-qemu")
+HOSTED = os.path.join(ROOT, "build", "cyclekit-hosted")
+LOG_DIR = os.path.join(ROOT, "build", "logs")
+MARK = b'{"type":'
+EXIT_NO_START = 126
+
+
+def log_path(verb):
+    """A new file name under build/logs/: VERB-YYYYmmddTHHMMSSZ.log (-N when taken)."""
+    os.makedirs(LOG_DIR, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    path = os.path.join(LOG_DIR, f"{verb}-{stamp}.log")
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = os.path.join(LOG_DIR, f"{verb}-{stamp}-{n}.log")
+    return path
+
+
+def _stream(proc, log, show_json, echo):
+    """Copy proc's stdout to the log file; echo readable lines (and JSON with show_json)."""
+    with open(log, "wb") as out:
+        for line in iter(proc.stdout.readline, b""):
+            out.write(line)
+            out.flush()
+            if echo and (show_json or not line.lstrip(b"\r\n\t \x1b[0123456789;HJm").startswith(MARK)):
+                sys.stdout.buffer.write(line)
+                sys.stdout.buffer.flush()
+    return proc.wait()
+
+
+def qemu_command(*, iso=None, cpu=None, kvm=False, uefi=False, smp=None, icount=None,
+                 cmdline="", floppy=None, tftp=None, bootfile=None, qemu=None, timeout=None):
+    """The scripts/run-qemu command line for these choices."""
+    cmd = [sys.executable, RUN_QEMU]
+    if floppy:
+        cmd += ["--floppy", floppy]
+    elif tftp:
+        cmd += ["--tftp", tftp, "--bootfile", bootfile]
+    else:
+        cmd += ["--iso", iso or os.path.join(ROOT, "build", "cyclekit.iso")]
+    if cpu:
+        cmd += ["--cpu", cpu]
+    if kvm:
+        cmd += ["--accel", "kvm"]
+    if uefi:
+        cmd += ["--uefi"]
+    if qemu:
+        cmd += ["--qemu", qemu]
+    if smp:
+        cmd += ["--qemu-arg=-smp", f"--qemu-arg={smp}"]
+    if icount is not None:
+        cmd += ["--icount", str(icount)]
+    if cmdline:
+        cmd += ["--cmdline", cmdline]
+    if timeout:
+        cmd += ["--timeout", str(timeout)]
+    return cmd
+
+
+def boot(cmd, log, show_json=False, echo=True):
+    """Run a qemu_command(); the kernel's status (or run-qemu's 124/125/126)."""
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+    return _stream(proc, log, show_json, echo)
+
+
+def hosted_launcher():
+    """The command prefix that runs build/cyclekit-hosted here: nothing where
+    Linux executes i386 programs, else QEMU's user-mode emulator (qemu-i386),
+    whose clock is the host's, not the emulated CPU's (the trust record says so).
+    Returns (prefix, note) or raises OSError with the reason."""
+    try:
+        subprocess.run([HOSTED, "help", "bench=none"], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        return [], ""
+    except OSError as e:
+        if e.errno != errno.ENOEXEC:
+            raise
+        why = f"this Linux cannot execute i386 programs ({e.strerror})"
+    qemu = shutil.which("qemu-i386")
+    if not qemu:
+        raise OSError(errno.ENOEXEC, why + " and qemu-i386 (qemu-user) is not installed")
+    return [qemu], f"{why}: running the hosted runner under qemu-i386 (emulated: timings are not the silicon's)"
+
+
+def hosted(options, log, show_json=False, echo=True):
+    """Run the hosted runner with these kernel options; its status (126: could not start)."""
+    try:
+        prefix, note = hosted_launcher()
+    except OSError as e:
+        print(f"cyclekit: the hosted runner cannot start: {e.strerror or e}", file=sys.stderr)
+        return EXIT_NO_START
+    if note:
+        print(f"cyclekit: {note}", file=sys.stderr)
+    proc = subprocess.Popen(prefix + [HOSTED] + list(options), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE)
+    return _stream(proc, log, show_json, echo)

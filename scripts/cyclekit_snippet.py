@@ -1,0 +1,272 @@
+"""cyclekit snippet: measure a few instructions without rebuilding the kernel.
+
+The body is assembled with GNU as (cyclekit_asm: checked against the body
+contract), packed into a loadable benchmark file (cyclekit_module) and run
+where asked:
+
+  cyclekit snippet --asm "add eax, ebx; add ecx, edx"              QEMU (-cpu max)
+  cyclekit snippet --asm "addl %ebx, %eax" --syntax att --cpu pentium --icount
+  cyclekit snippet --asm "imul eax, ebx" --hosted                   the Linux runner
+  cyclekit snippet --asm "imul eax, ebx" --serial /dev/ttyUSB0      a machine in `serve`
+  cyclekit snippet --asm "imul eax, ebx" --image stick.iso          an ISO that runs it
+
+Exit status: 2 when the text does not assemble or breaks the contract
+(nothing is booted), else the run's status (the kernel's, 0 when all went
+well); 1 when the run ended without a record for the snippet.
+"""
+import json
+import os
+import re
+import sys
+import tempfile
+
+import cyclekit_asm
+import cyclekit_launch
+import cyclekit_log
+import cyclekit_media
+import cyclekit_run
+
+VERB = "snippet"
+HELP = "assemble a few instructions and measure them (QEMU, the hosted runner, serial, or an image)"
+SNIPPET_DIR = os.path.join(cyclekit_media.BUILD, "snippets")
+
+
+def add_arguments(parser):
+    parser.add_argument("--asm", required=True, metavar="TEXT",
+                        help="the body: instructions separated by ';' or newlines")
+    parser.add_argument("--init", metavar="TEXT", default="", help="run once before the copies")
+    parser.add_argument("--syntax", choices=("intel", "att"), default="intel",
+                        help="intel (noprefix, the default) or att")
+    parser.add_argument("--mode", type=int, choices=(32, 64), default=32)
+    parser.add_argument("--needs", default="", metavar="F,...",
+                        help="CPU features the body needs, as the cpu record names them (fpu, cmov, sse2, avx ...)")
+    parser.add_argument("--expect", action="append", default=[], metavar="UARCH=CYCLES",
+                        help="expected core cycles per body, e.g. P5=1.0 (repeatable)")
+    parser.add_argument("--unroll", type=int, metavar="U")
+    parser.add_argument("--loops", type=int, metavar="L")
+    parser.add_argument("--samples", type=int, metavar="S")
+    parser.add_argument("--name", default="snippet", help="the benchmark's name (default snippet)")
+    parser.add_argument("--description", default="", help="one line saying what it measures")
+    parser.add_argument("--options", default="", help="more kernel options (key=value ...)")
+    parser.add_argument("--save", metavar="FILE", help="keep the benchmark file here")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--hosted", action="store_true", help="run it in the hosted (Linux) runner")
+    where.add_argument("--serial", metavar="URL",
+                       help="run it on a machine in a `serve` session (/dev/ttyUSB0, socket://HOST:PORT)")
+    parser.add_argument("--wait-ready", action="store_true",
+                        help="with --serial: the machine is booting; wait for its session to be ready "
+                             "(without it, the session is taken to be waiting already)")
+    where.add_argument("--image", metavar="OUT.iso", help="write an ISO that runs it (for a stick)")
+    cyclekit_run.add_boot_arguments(parser)
+
+
+def parse_expect(items):
+    """['P5=1.0', 'Golden_Cove=0.5:0.05'] -> {'P5': 1.0, 'Golden_Cove': (0.5, 0.05)}: core cycles
+    per body, optionally a tolerance; the file format checks the microarchitecture's name.
+    Raises ValueError naming the bad item."""
+    expect = {}
+    number = r"([0-9]+(?:\.[0-9]+)?)"
+    for item in items:
+        m = re.fullmatch(r"\s*([A-Za-z0-9][A-Za-z0-9_ ]*?)\s*=\s*" + number + r"(?::" + number + r")?\s*", item)
+        if not m:
+            raise ValueError(f"--expect {item!r}: want UARCH=CYCLES[:TOLERANCE], e.g. P5=1.0")
+        cycles = float(m.group(2))
+        expect[m.group(1)] = (cycles, float(m.group(3))) if m.group(3) else cycles
+    return expect
+
+
+def check_arguments(args):
+    """A message for the first bad argument, or None."""
+    if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_./+-]{0,46}", args.name):
+        return (f"--name {args.name!r}: 1 to 47 characters of A-Z a-z 0-9 _ . / + -, "
+                "not starting with . / + or -")
+    for flag, value, top in (("--unroll", args.unroll, 32), ("--loops", args.loops, 1000000),
+                             ("--samples", args.samples, 2001)):
+        if value is not None and not 1 <= value <= top:
+            return f"{flag} {value}: must be 1..{top} (the kernel's own bounds)"
+    return None
+
+
+def build_file(args):
+    """The benchmark file's bytes; raises AsmError / ContractError / ValueError."""
+    needs = cyclekit_asm.parse_needs(args.needs)
+    expect = parse_expect(args.expect)
+    body = cyclekit_asm.assemble(args.asm, args.syntax, args.mode, needs)
+    init = b""
+    if args.init.strip():
+        init = cyclekit_asm.assemble(args.init, args.syntax, args.mode, needs, what="init",
+                                     check_copies=False).code
+    import cyclekit_module          # the loadable benchmark format
+    return cyclekit_module.encode(args.name, body.code, init=init, mode=args.mode, needs=needs,
+                                  expect=expect or None, description=args.description,
+                                  unroll=args.unroll, loops=args.loops, samples=args.samples)
+
+
+def is_for(rec, name):
+    """Is rec the result, skip or fault record of benchmark NAME? (A fault record's name is the
+    exception's; its `where` names the benchmark.)"""
+    if rec.get("type") in ("result", "skip"):
+        return rec.get("name") == name
+    return rec.get("type") == "fault" and rec.get("where") == f"benchmark {name}"
+
+
+def record_for(records, name):
+    for rec in records:
+        if is_for(rec, name):
+            return rec
+    return None
+
+
+def format_record(rec):
+    """One line for a record that came without the kernel's own readable line (serial)."""
+    name = rec.get("name")
+    if rec.get("type") == "fault":
+        return f"  {rec.get('where')}: fault {name} (vector {rec.get('vector')}) at EIP {rec.get('eip')}"
+    if rec.get("type") == "skip":
+        return f"  {name}  skipped: {rec.get('reason')}"
+    unit = "c" if rec.get("cycles_unit") == "exact" else "~"
+    cycles = rec.get("cycles")
+    text = f"  {name}  {rec.get('ticks'):.2f} ticks" if isinstance(rec.get("ticks"), (int, float)) \
+        else f"  {name}  {rec.get('ticks')} ticks"
+    if isinstance(cycles, (int, float)):
+        text += f"  {cycles:.2f}{unit} cycles"
+    return text + f"  {rec.get('verdict', '-')}"
+
+
+def readable_line(text, rec, name):
+    """The kernel's readable lines for the record, or None: the line just before a result or
+    skip record; for a fault, its FAULT line and the register lines after it."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(cyclekit_log.MARK) and is_for(_load(line), name):
+            j = i
+            while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(cyclekit_log.MARK):
+                j -= 1
+                if rec.get("type") != "fault" or lines[j].startswith("FAULT"):
+                    break
+            return "\n".join(lines[j:i]) or None
+    return None
+
+
+def _load(line):
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return {}
+    return rec if isinstance(rec, dict) else {}
+
+
+def report(log_file, name, rc, as_json):
+    log = cyclekit_log.parse_file(log_file)
+    rec = record_for(log.records, name)
+    if rec is None:
+        why = "; ".join(log.problems) or "the run completed"
+        print(f"cyclekit snippet: no result for {name} in the log ({why}; status {rc}): see {log_file}",
+              file=sys.stderr)
+        return rc or 1
+    print(json.dumps(rec) if as_json else (readable_line(log.text, rec, name) or format_record(rec)))
+    return rc
+
+
+def run_serial(args, data):
+    """Load and run the file in a `serve` session (cyclekit_wire); the machine stays in it."""
+    import cyclekit_wire            # the serial session's host side
+    log_file = args.log or cyclekit_launch.log_path("snippet")
+    records = []
+    try:
+        # A session that is already waiting printed its ready record long ago; a machine being
+        # booted must not be sent a byte before it (GRUB's menu reads the serial line too).
+        ready_wait = (args.timeout or 600) if args.wait_ready else 0
+        with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60, ready_timeout=ready_wait) as session:
+            records += session.boot_records + ([session.ready] if session.ready else [])
+            records += session.identify()
+            records.append(session.load(data))
+            records += session.run(args.name, args.options)
+    except cyclekit_wire.WireError as e:
+        records += e.records
+        print(f"cyclekit snippet: the session refused: {e}", file=sys.stderr)
+        return 1
+    except cyclekit_wire.WireTimeout as e:
+        print(f"cyclekit snippet: {args.serial}: no answer: {e}", file=sys.stderr)
+        return 124
+    except OSError as e:
+        print(f"cyclekit snippet: {args.serial}: {e}", file=sys.stderr)
+        return 126
+    finally:
+        with open(log_file, "w") as f:
+            for r in records:
+                if isinstance(r, dict):
+                    f.write(json.dumps(r, separators=(",", ":")) + "\n")
+    rec = record_for([r for r in records if isinstance(r, dict)], args.name)
+    if rec is None:
+        print(f"cyclekit snippet: the session answered no result for {args.name}: see {log_file}",
+              file=sys.stderr)
+        return 1
+    print(json.dumps(rec) if args.json else format_record(rec))
+    return 2 if rec.get("type") == "fault" else 0
+
+
+def save_file(args, data):
+    path = args.save or os.path.join(SNIPPET_DIR, re.sub(r"[^a-z0-9_.-]", "_", args.name) + ".ckb")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def run_elsewhere(args, ckb):
+    """--hosted, --image or QEMU: the run's status."""
+    options = f"bench={args.name} {args.options}".strip()
+    if args.image:
+        if not args.no_build:
+            cyclekit_media.make_kernels()
+        cyclekit_media.iso(args.image, options, [ckb])
+        print(f"cyclekit snippet: wrote {args.image}: its first menu entry runs {args.name} "
+              f"(write it to a stick: dd if={args.image} of=/dev/sdX bs=4M)", file=sys.stderr)
+        return 0
+    log_file = args.log or cyclekit_launch.log_path("snippet")
+    if args.hosted:
+        if not args.no_build:
+            cyclekit_media.make("hosted")
+        rc = cyclekit_launch.hosted([f"module={ckb}"] + options.split(), log_file, echo=False)
+    else:
+        if not args.no_build:
+            cyclekit_media.make_kernels()
+        with tempfile.TemporaryDirectory(prefix="cyclekit-snippet-") as tmp:
+            iso = cyclekit_media.iso(os.path.join(tmp, "snippet.iso"), "", [ckb])
+            cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=options, **cyclekit_run.qemu_choices(args))
+            rc = cyclekit_launch.boot(cmd, log_file, echo=False)
+    print(f"cyclekit snippet: log saved to {log_file}", file=sys.stderr)
+    return report(log_file, args.name, rc, args.json)
+
+
+def run(args):
+    bad = check_arguments(args)
+    if bad:
+        print(f"cyclekit snippet: {bad}", file=sys.stderr)
+        return 2
+    try:
+        data = build_file(args)
+    except cyclekit_asm.AsmError as e:
+        print(f"cyclekit snippet: the assembler refused the {args.syntax} text:\n{e}", file=sys.stderr)
+        return 2
+    except (cyclekit_asm.ContractError, ValueError) as e:
+        print(f"cyclekit snippet: refused: {e}", file=sys.stderr)
+        return 2
+    except ImportError as e:
+        print(f"cyclekit snippet: the benchmark file format is missing ({e}): "
+              "scripts/cyclekit_module.py", file=sys.stderr)
+        return 126
+    if args.serial:
+        try:
+            return run_serial(args, data)
+        except ImportError as e:
+            print(f"cyclekit snippet: the serial session is missing ({e}): scripts/cyclekit_wire.py",
+                  file=sys.stderr)
+            return 126
+    ckb = save_file(args, data)
+    try:
+        return run_elsewhere(args, os.path.abspath(ckb))
+    except cyclekit_media.MediaError as e:
+        print(f"cyclekit snippet: {e}", file=sys.stderr)
+        return 126
