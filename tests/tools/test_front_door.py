@@ -51,3 +51,25 @@ def test_identity_problems_name_each_broken_field():
     assert any(p.startswith("built 'yesterday'") for p in problems)
     assert any(p.startswith("compiler 'cc 12.2.0'") for p in problems)
     assert cyclekit_log.parse("\n".join(good[1:])).identity_problems() == ["no banner line names the version"]
+
+
+def test_a_verb_whose_package_is_missing_says_so(tmp_path):
+    """A verb module that cannot be imported still lists, and running it
+    names the missing module and the way to install it (exit 2); the other
+    verbs keep working."""
+    import shutil
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    shutil.copy(f"{ROOT}/scripts/cyclekit", scripts / "cyclekit")
+    shutil.copy(f"{ROOT}/scripts/cyclekit_log.py", scripts / "cyclekit_log.py")
+    (scripts / "cyclekit_needy.py").write_text(
+        'import no_such_package_here\n\nVERB = "needy"\nHELP = "needs a package"\n')
+    front = [sys.executable, str(scripts / "cyclekit")]
+    listed = subprocess.run(front + ["--help"], capture_output=True, text=True)
+    assert listed.returncode == 0
+    assert "needs a package [unavailable: Python has no module 'no_such_package_here']" in \
+        " ".join(listed.stdout.split())
+    p = subprocess.run(front + ["needy", "x"], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert "cyclekit needy: cannot run: Python has no module 'no_such_package_here'" in p.stderr
+    assert subprocess.run(front + ["log", "--help"], capture_output=True).returncode == 0
