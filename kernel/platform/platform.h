@@ -13,6 +13,7 @@
 #include "platform/guard.h"
 #include "platform/msr.h"
 #include "platform/out.h"
+#include "platform/screen.h"
 #include "platform/selftest.h"
 
 /* What the platform knows about the machine, for the "platform" record and
@@ -94,6 +95,9 @@ struct platform {
      * "mode=32 was given", ...). Filled by after_cpu_probe at the latest. */
     uintptr_t (*call64)(uintptr_t fn, uintptr_t arg);
     const char *long_mode_why;
+    /* The screen layout's rows (header, progress, table, summary); NULL where
+     * there is no screen (the hosted runner, the unit tests). */
+    const struct screen_ops *screen;
 };
 
 /* The platform in use, installed once before anything is printed. */

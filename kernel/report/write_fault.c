@@ -1,5 +1,6 @@
 #include "platform/fault.h"
 #include "log.h"
+#include "screen.h"
 #include "write.h"
 
 /* A contract a benchmark body broke (fault.h VEC_BODY_*), found by the
@@ -19,6 +20,7 @@ static void write_body_damage(const char *where, const struct fault_info *info)
     rec_hex("expected", info->expected);
     rec_hex("seen", info->seen);
     rec_close();
+    screen_fault(where, fault_name(info->vector));
 }
 
 void write_fault(const char *where, const struct fault_info *info)
@@ -46,4 +48,5 @@ void write_fault(const char *where, const struct fault_info *info)
     rec_hex("cr4", info->cr4);
     rec_hex("eflags", info->eflags);
     rec_close();
+    screen_fault(where, fault_name(info->vector));
 }

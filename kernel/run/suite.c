@@ -16,6 +16,7 @@
 #include "harness/result.h"
 #include "harness/smi.h"
 #include "platform/status.h"
+#include "progress.h"
 #include "suite.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
@@ -352,13 +353,18 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
         return status;
     }
     write_results_heading(&cfg);
-    unsigned ran = 0;
+    unsigned ran = 0, n = 0;
+    for (const struct bench *b = bench_begin(); b < bench_end(); b++)
+        n += selected(b->name);
+    progress_start(p, n);
     for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
         if (!selected(b->name))
             continue;
         ran++;
+        progress_next(b->name);
         status = status_worst(status, run_one(p, b, &cfg, NULL));
     }
+    progress_end();
     if (!ran && !opt_sweep[0])
         log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
     if (opt_sweep[0])

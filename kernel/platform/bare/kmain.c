@@ -2,6 +2,7 @@
  * up the console and the exception handlers, then run and exit. */
 #include "boot_info.h"
 #include "platform/bare/console/console.h"
+#include "platform/bare/console/keyboard.h"
 #include "cpu_setup.h"
 #include "memory.h"
 #include "fwcfg.h"
@@ -35,7 +36,7 @@ static void append_fwcfg_options(void)
 
 static void describe(struct platform_info *info)
 {
-    static char console[128];
+    static char console[256];
     struct platform_bare_info *b = &info->bare;
     console_describe(console, sizeof console);
     info->kind = "bare";
@@ -73,6 +74,7 @@ static const struct platform bare = {
     .after_fault = bare_after_fault,
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,
+    .screen = &console_screen,
 };
 
 void kmain(uint32_t magic, const void *info)
@@ -86,5 +88,7 @@ void kmain(uint32_t magic, const void *info)
     options_parse(boot_info.cmdline);
     console_init();
 
-    machine_exit(run_suite(&bare));
+    int status = run_suite(&bare);
+    keyboard_browse(); /* PgUp/PgDn through the screen, for keys= seconds */
+    machine_exit(status);
 }
