@@ -1,5 +1,5 @@
 /* A screen for the run's own layout (header, progress, table, summary:
- * kernel/report/screen*.c). The platform draws whole rows of text (and,
+ * kernel/report/screen/). The platform draws whole rows of text (and,
  * after the run, pages through the layout with PgUp/PgDn where a keyboard
  * answers); the layout decides what each row says. */
 #ifndef CK_SCREEN_H

@@ -7,7 +7,7 @@
 #include "lib/kstring.h"
 #include "platform/out.h"
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 
 #define FNV_OFFSET 0x811c9dc5u
 #define FNV_PRIME 0x01000193u

@@ -5,7 +5,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 #define LINE_WIDTH 78

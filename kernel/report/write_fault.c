@@ -1,6 +1,6 @@
 #include "platform/fault.h"
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 /* A contract a benchmark body broke (fault.h VEC_BODY_*), found by the

@@ -3,7 +3,7 @@
  * the serial log's readable lines stay as they were. And the end: the
  * screen's summary page. */
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 void write_progress(const struct run_progress *p)

@@ -3,7 +3,7 @@
 #include "lib/fmt.h"
 #include "lib/option.h"
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");

@@ -3,7 +3,7 @@
  * closing line before the end record. */
 #include "lib/build.h"
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 void write_banner(const struct platform *p)

@@ -1,7 +1,7 @@
 /* The "timer" record: how the counter is read and at what frequency it runs;
  * and the "trust" record: whether its timings can be believed. */
 #include "log.h"
-#include "screen.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 static void text_mhz(const char *prefix, uint64_t hz)

@@ -1,6 +1,6 @@
 /* Text out: the serial port carries everything. The screen (VGA text on
  * BIOS boots, GRUB's framebuffer on UEFI) shows the run's own layout
- * (kernel/report/screen*.c) through console_screen, or with screen=log/all
+ * (kernel/report/screen/) through console_screen, or with screen=log/all
  * the readable lines (and JSON lines) as a scrolling log. */
 #include <stdarg.h>
 #include "platform/bare/boot_info.h"

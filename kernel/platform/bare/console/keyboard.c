@@ -9,7 +9,7 @@
 #include "platform/bare/io.h"
 #include "platform/bare/pit.h"
 #include "lib/option.h"
-#include "report/screen.h"
+#include "report/screen/screen.h"
 #include "keyboard.h"
 
 #define KBD_DATA 0x60

@@ -5,7 +5,8 @@
  * page. Everything shown is kept, so the whole run can be paged through
  * afterwards. Drawn through platform->screen; without one (the hosted
  * runner, screen=off or all) every call here does nothing. The writers call
- * it (write.h); nothing outside kernel/report/ formats for the screen. */
+ * it (write.h); nothing outside kernel/report/ formats for the screen.
+ * Files: see state.h. */
 #ifndef CK_REPORT_SCREEN_H
 #define CK_REPORT_SCREEN_H
 #include <stdbool.h>

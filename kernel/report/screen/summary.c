@@ -6,7 +6,7 @@
 #include "cpu/uarch.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "screen_state.h"
+#include "state.h"
 
 static uint32_t permille_off(int64_t value, int64_t expect)
 {

@@ -7,11 +7,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform/platform.h"
-#include "screen_state.h"
-
-struct screen_state scr;
-
-void screen_reset(void) { kmemset(&scr, 0, sizeof scr); }
+#include "state.h"
 
 bool screen_ready(void)
 {
@@ -31,21 +27,6 @@ bool screen_ready(void)
 }
 
 bool screen_on(void) { return screen_ready(); }
-
-void screen_shorten(char *dst, const char *src, unsigned w)
-{
-    unsigned len = (unsigned)kstrlen(src);
-    if (len <= w) {
-        kmemcpy(dst, src, len + 1);
-        return;
-    }
-    /* Keep both ends: names differ at the end (lat/imul vs lat/imul/tput). */
-    unsigned head = (w - 1) / 2, tail = w - 1 - head;
-    kmemcpy(dst, src, head);
-    dst[head] = '~';
-    kmemcpy(dst + head + 1, src + len - tail, tail);
-    dst[w] = '\0';
-}
 
 static void row(unsigned y, const char *text)
 {
@@ -90,8 +71,7 @@ static void footer(void)
     else if (scr.ended)
         ksnprintf(text, sizeof text, "log: %s", scr.log_where);
     else
-        ksnprintf(text, sizeof text, "flags: u unstable, s SMI, e empty-body method differs | log: %s",
-                  scr.log_where);
+        ksnprintf(text, sizeof text, "log: %s | flags: u unstable, s SMI, e vs empty body", scr.log_where);
     row(scr.rows - 1, text);
 }
 

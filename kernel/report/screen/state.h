@@ -1,11 +1,13 @@
-/* The screen layout's state, shared by its three files: screen.c (rows,
- * history, paging), screen_table.c (the table's columns and lines),
- * screen_summary.c (counts and the summary page). Private to them. */
+/* The screen layout's state, shared by its files: text.c (the state,
+ * shortening), table.c (the table's columns and cells), draw.c (rows,
+ * history, paging), summary.c (counts and the summary page), feed.c (what
+ * the writers hand over). Each calls only those before it in this list.
+ * Private to them. */
 #ifndef CK_REPORT_SCREEN_STATE_H
 #define CK_REPORT_SCREEN_STATE_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "screen.h"
+#include "report/screen/screen.h"
 
 #define SCREEN_TOP_OFF 5      /* results furthest from their expectations */
 #define SCREEN_SUMMARY_MAX 24 /* summary lines */
@@ -42,18 +44,22 @@ struct screen_state {
 
 extern struct screen_state scr;
 
-/* screen.c */
-bool screen_ready(void);                       /* probes the size once */
-void screen_add_line(const char *text);        /* a table line, drawn at once */
-void screen_draw_all(void);
+/* text.c */
 /* dst gets src shortened to w characters in the middle ("p5/pai~_stall"). */
 void screen_shorten(char *dst, const char *src, unsigned w);
 
-/* screen_table.c */
+/* draw.c */
+bool screen_ready(void);                       /* probes the size once */
+void screen_add_line(const char *text);        /* a table line, drawn at once */
+void screen_draw_all(void);
+
+/* table.c */
 void screen_choose_columns(void);
 void screen_table_heading(char *buf, unsigned size);
+/* A result's cells after its name, appended to buf (SCREEN_LINE_MAX + 1) at *at. */
+void screen_result_cells(const struct result *r, char *buf, unsigned *at);
 
-/* screen_summary.c */
+/* summary.c */
 void screen_count_result(const struct result *r);
 
 #endif
