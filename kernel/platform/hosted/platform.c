@@ -21,6 +21,7 @@ OPTION_ELSEWHERE(baud, "baud", "bare metal only (the hosted runner writes to std
 OPTION_ELSEWHERE(screen, "screen", "bare metal only (the hosted runner has no screen of its own)");
 OPTION_ELSEWHERE(exit, "exit", "bare metal only (the hosted runner's exit code is the run status)");
 OPTION_ELSEWHERE(overflow, "overflow", "bare metal only (the double-fault task is a ring-0 mechanism)");
+OPTION_ELSEWHERE(keys, "keys", "bare metal only (the hosted runner has no screen to page)");
 
 OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
             "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
