@@ -3,9 +3,8 @@ header, the progress line mid-run, the table paged through with PgUp/PgDn
 after the run (every result on exactly one row, its cells exactly the
 record's values: nothing wrapped, nothing lost), and the summary page's
 counts against the log's records."""
+import json
 import re
-
-import pytest
 
 from conftest import tcg_timeout
 from screen_reader import ScreenBoot
@@ -95,8 +94,7 @@ def check_mid_run(sb, rows, n_before):
     i = int(m.group(1))
     assert i >= n_before - 1  # its record goes out just before the screen is drawn
     text = sb.wait_for(lambda t: t.count('"type":"progress"') >= i)
-    progress = [r for r in __import__("json").loads("[" + ",".join(
-        l for l in text.splitlines() if l.startswith('{"type":"progress"')) + "]")]
+    progress = [json.loads(line) for line in text.splitlines() if line.startswith('{"type":"progress"')]
     rec = progress[i - 1]
     assert (rec["i"], rec["n"], rec["group"]) == (i, int(m.group(2)), m.group(3))
     assert m.group(6) == shorten(rec["name"], len(m.group(6))) or rec["name"] == m.group(6)

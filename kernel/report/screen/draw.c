@@ -38,13 +38,13 @@ static unsigned body_rows(void) { return scr.rows - 4; }
 
 static unsigned kept(void) { return scr.total < SCREEN_HISTORY ? scr.total : SCREEN_HISTORY; }
 
-static unsigned history_pages(void)
+unsigned screen_history_pages(void)
 {
     unsigned pages = (kept() + body_rows() - 1) / body_rows();
     return pages ? pages : 1;
 }
 
-static unsigned pages(void) { return history_pages() + (scr.ended ? 1 : 0); }
+static unsigned pages(void) { return screen_history_pages() + (scr.ended ? 1 : 0); }
 
 static const char *line_at(unsigned k) /* k: 0 = the oldest line kept */
 {
@@ -78,7 +78,7 @@ static void footer(void)
 static void body(void)
 {
     unsigned n = body_rows();
-    if (scr.ended && (unsigned)scr.page == history_pages()) { /* the summary page */
+    if (scr.ended && (unsigned)scr.page == screen_history_pages()) { /* the summary page */
         for (unsigned y = 0; y < n + 1; y++)
             row(2 + y, y < scr.nsummary ? scr.summary[y] : "");
         return;

@@ -52,6 +52,8 @@ void screen_shorten(char *dst, const char *src, unsigned w);
 bool screen_ready(void);                       /* probes the size once */
 void screen_add_line(const char *text);        /* a table line, drawn at once */
 void screen_draw_all(void);
+/* Pages of table lines; the summary is the page after them. */
+unsigned screen_history_pages(void);
 
 /* table.c */
 void screen_choose_columns(void);

@@ -134,10 +134,7 @@ void screen_summary(int status)
     else
         add_wrapped("Full log (JSON records and readable lines): ", scr.log_where, 2);
     scr.ended = true;
-    scr.page = (int)((scr.total < SCREEN_HISTORY ? scr.total : SCREEN_HISTORY) + scr.rows - 5) /
-               (int)(scr.rows - 4);
-    if (scr.page < 1)
-        scr.page = 1;
+    scr.page = (int)screen_history_pages();
     ksnprintf(scr.progress, sizeof scr.progress, "run complete: %u benchmarks%s%s", scr.n,
               scr.elapsed[0] ? " in " : "", scr.elapsed);
     screen_draw_all();
