@@ -78,12 +78,14 @@ def read_ppm(path):
 def framebuffer_text(path, glyphs):
     """Rows of text from a framebuffer screendump; an unknown cell reads '\\x00'."""
     w, h, px = read_ppm(path)
-    lit = [any(px[(y * w + x) * 3:(y * w + x) * 3 + 3]) for y in range(h) for x in range(w)]
+    # One byte per pixel, 1 where any colour channel is lit.
+    lit = bytes(1 if px[i] or px[i + 1] or px[i + 2] else 0 for i in range(0, w * h * 3, 3))
     rows = []
     for r in range(h // 16):
         line = []
         for c in range(w // 8):
-            key = bytes(sum(0x80 >> x for x in range(8) if lit[(r * 16 + y) * w + c * 8 + x])
+            key = bytes(int.from_bytes(lit[(r * 16 + y) * w + c * 8:(r * 16 + y) * w + c * 8 + 8], "big")
+                        and sum(0x80 >> x for x in range(8) if lit[(r * 16 + y) * w + c * 8 + x])
                         for y in range(16))
             line.append(glyphs.get(key, "\x00"))
         rows.append("".join(line).rstrip())
