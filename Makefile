@@ -30,7 +30,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/run \
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/report/screen kernel/run \
                  kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
@@ -41,9 +41,10 @@ FONT_SRC      := $(BUILD)/gen/font.c
 VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
-# tests/unit/ holds at most 20 sources (check-layout): a room of the kernel
-# may keep its tests in a folder of its own, tests/unit/<room>/test_*.c.
-UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c)))
+UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
+# Rooms of unit tests (tests/unit/report/ ...): the same, one folder down.
+UNIT_ROOM_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/*/test_*.c)))
+UNIT_TESTS    += $(UNIT_ROOM_TESTS)
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -164,7 +165,7 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	ar rcs $@ $^
 $(BUILD)/host/test_%: $(BUILD)/host/tests/unit/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
-$(BUILD)/host/load/test_%: $(BUILD)/host/tests/unit/load/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+$(UNIT_ROOM_TESTS): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
 

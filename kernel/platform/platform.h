@@ -13,6 +13,7 @@
 #include "platform/guard.h"
 #include "platform/msr.h"
 #include "platform/out.h"
+#include "platform/screen.h"
 #include "platform/selftest.h"
 
 /* What the platform knows about the machine, for the "platform" record and
@@ -128,6 +129,9 @@ struct platform {
      * after ms milliseconds, 0 disarms it. Returns NULL, or why there is no
      * watchdog here. NULL: none on this platform. */
     const char *(*watchdog)(uint32_t ms);
+    /* The screen layout's rows (header, progress, table, summary); NULL where
+     * there is no screen (the hosted runner, the unit tests). */
+    const struct screen_ops *screen;
 };
 
 /* The platform in use, installed once before anything is printed. */

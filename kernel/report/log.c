@@ -7,6 +7,7 @@
 #include "lib/kstring.h"
 #include "platform/out.h"
 #include "log.h"
+#include "report/screen/screen.h"
 
 #define FNV_OFFSET 0x811c9dc5u
 #define FNV_PRIME 0x01000193u
@@ -226,6 +227,7 @@ void log_note(const char *level, const char *topic, const char *fmt, ...)
     rec_str("topic", topic);
     rec_str("text", text);
     rec_close();
+    screen_note(level, topic, text);
 }
 
 /* FNV-1a 64 over the begin record's checksum so far and the first TSC read

@@ -93,4 +93,21 @@ void write_result(const struct result *r);
 void write_skip(const char *name, const char *reason);
 void write_sweep(const struct event_sweep *s);
 
+/* Progress and the end (write_progress.c): before each benchmark
+ * {"type":"progress","i":I,"n":N,"name":"lat/add","group":"lat","elapsed_ms":E,"eta_ms":T}
+ * (i from 1; elapsed_ms since the first benchmark began, null without a
+ * clock; eta_ms the mean time of the benchmarks so far times those left,
+ * null before the first has finished) and the screen's progress line;
+ * write_summary: the screen's summary page (no record: the end record and
+ * the records before it say it all). */
+struct run_progress {
+    unsigned i, n;
+    const char *name;
+    bool have_elapsed, have_eta;
+    uint64_t elapsed_ms, eta_ms;
+};
+void write_progress(const struct run_progress *p);
+void write_progress_end(bool have_elapsed, uint64_t elapsed_ms); /* the suite's time, for the summary */
+void write_summary(int status);
+
 #endif

@@ -5,6 +5,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "log.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 #define LINE_WIDTH 78
@@ -280,4 +281,8 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c, mc, xs);
+    const char *brand = c->brand;
+    while (*brand == ' ') /* Intel pads the brand string on the left */
+        brand++;
+    screen_cpu(brand[0] ? brand : c->name);
 }

@@ -1,5 +1,6 @@
 #include "platform/fault.h"
 #include "log.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 /* A contract a benchmark body broke (fault.h VEC_BODY_*), found by the
@@ -19,6 +20,7 @@ static void write_body_damage(const char *where, const struct fault_info *info)
     rec_hex("expected", info->expected);
     rec_hex("seen", info->seen);
     rec_close();
+    screen_fault(where, fault_name(info->vector));
 }
 
 /* A loaded body stopped by the watchdog (struct platform's watchdog):
@@ -66,4 +68,5 @@ void write_fault(const char *where, const struct fault_info *info)
     rec_hex("cr4", info->cr4);
     rec_hex("eflags", info->eflags);
     rec_close();
+    screen_fault(where, fault_name(info->vector));
 }

@@ -3,6 +3,7 @@
 #include "lib/fmt.h"
 #include "lib/option.h"
 #include "log.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
@@ -165,6 +166,7 @@ void write_result(const struct result *r)
 {
     line(r);
     record(r);
+    screen_result(r);
     if (opt_raw)
         raw_samples(r->m);
 }
@@ -176,6 +178,7 @@ void write_skip(const char *name, const char *reason)
     rec_str("name", name);
     rec_str("reason", reason);
     rec_close();
+    screen_skip(name, reason);
 }
 
 void write_results_heading(const struct measure_config *cfg)

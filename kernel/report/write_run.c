@@ -3,6 +3,7 @@
  * closing line before the end record. */
 #include "lib/build.h"
 #include "log.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 void write_banner(const struct platform *p)
@@ -10,6 +11,7 @@ void write_banner(const struct platform *p)
     log_text("cyclekit %s: x86 benchmark %s, platform %s (log schema %d); built %s by %s\n",
              ck_build_version, p->ring0 ? "kernel" : "runner", p->name, LOG_SCHEMA, ck_build_date,
              ck_build_compiler);
+    screen_version(ck_build_version);
 }
 
 void write_platform_said(const char *line)
@@ -108,8 +110,10 @@ static void hosted_record(const struct platform_hosted_info *h)
 void write_platform(const struct platform_info *info)
 {
     bool bare = info->kind && info->kind[0] == 'b';
-    if (bare)
+    if (bare) {
         bare_text(&info->bare);
+        screen_log_where(info->bare.console);
+    }
     else
         hosted_text(&info->hosted);
     rec_open("platform");

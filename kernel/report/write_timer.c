@@ -1,6 +1,7 @@
 /* The "timer" record: how the counter is read and at what frequency it runs;
  * and the "trust" record: whether its timings can be believed. */
 #include "log.h"
+#include "report/screen/screen.h"
 #include "write.h"
 
 static void text_mhz(const char *prefix, uint64_t hz)
@@ -44,4 +45,5 @@ void write_trust(const struct trust *t)
         rec_null("add_ticks");
     rec_str("cycles", t->cycles_exact ? "exact" : t->add_known ? "estimate" : "unknown");
     rec_close();
+    screen_trust(t->trusted, t->why);
 }

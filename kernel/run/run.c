@@ -118,5 +118,6 @@ int run_suite(const struct platform *p)
     if (status == STATUS_OK && log_errors())
         status = STATUS_ERRORS;
     write_run_complete(status);
+    write_summary(status);
     return log_end(status);
 }

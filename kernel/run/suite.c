@@ -16,6 +16,7 @@
 #include "harness/result.h"
 #include "harness/smi.h"
 #include "platform/status.h"
+#include "progress.h"
 #include "suite.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
@@ -377,13 +378,19 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
     config(&cfg);
     write_results_heading(&cfg);
     *ran = 0;
+    unsigned n = 0;
+    for (unsigned i = 0; i < all_count(); i++)
+        n += selected(all_at(i)->name);
+    progress_start(p, n);
     for (unsigned i = 0; i < all_count(); i++) {
         const struct bench *b = all_at(i);
         if (!selected(b->name))
             continue;
         (*ran)++;
+        progress_next(b->name);
         status = status_worst(status, run_one(p, b, &cfg, NULL));
     }
+    progress_end();
     return status;
 }
 

@@ -360,7 +360,7 @@ def test_both_platforms_know_the_same_option_names():
     hosted_keys, hosted_elsewhere = option_keys(hosted.text)
     assert "samples" in bare_keys and "serial" in bare_keys
     assert bare_keys == hosted_keys, (bare_keys ^ hosted_keys)
-    assert {"serial", "baud", "screen", "exit", "overflow"} <= hosted_elsewhere
+    assert {"serial", "baud", "screen", "exit", "overflow", "keys"} <= hosted_elsewhere
     assert bare_elsewhere == {"hostmem", "module"}
 
 
@@ -422,3 +422,16 @@ def test_selftest_raises_vectors_inside_benchmarks_and_restores_the_state():
         assert cases[name]["ok"] is True and cases[name]["seen"] == what
         assert faults["benchmark selftest/" + what[:3].lower()]["detected_by"] == "harness"
     assert "calib/empty" in results_by_name(log)
+
+
+def test_progress_records_before_each_benchmark():
+    """The hosted runner has no screen, but writes the progress records too."""
+    log = run("bench=calib/*", "samples=3")
+    assert_complete(log)
+    progress = log.of_type("progress")
+    outcomes = [r["name"] for r in log.records if r["type"] in ("result", "skip", "fault")]
+    assert [p["name"] for p in progress] == outcomes
+    assert [(p["i"], p["n"], p["group"]) for p in progress] == \
+        [(k + 1, len(outcomes), "calib") for k in range(len(outcomes))]
+    assert progress[0]["eta_ms"] is None
+    assert all(p["elapsed_ms"] is not None for p in progress)  # Linux gives ring 3 the TSC

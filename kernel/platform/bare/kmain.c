@@ -2,6 +2,7 @@
  * up the console and the exception handlers, then run and exit. */
 #include "boot_info.h"
 #include "platform/bare/console/console.h"
+#include "platform/bare/console/keyboard.h"
 #include "cpu_setup.h"
 #include "memory.h"
 #include "fwcfg.h"
@@ -39,7 +40,7 @@ static void append_fwcfg_options(void)
 
 static void describe(struct platform_info *info)
 {
-    static char console[128];
+    static char console[256];
     struct platform_bare_info *b = &info->bare;
     console_describe(console, sizeof console);
     info->kind = "bare";
@@ -92,6 +93,7 @@ static struct platform bare = {
     .input_name = "the serial port",
     .reboot = machine_reboot,
     .watchdog = bare_watchdog,
+    .screen = &console_screen,
 };
 
 void kmain(uint32_t magic, const void *info)
@@ -113,5 +115,7 @@ void kmain(uint32_t magic, const void *info)
     bare.long_mode_why = long_mode.on ? NULL : long_mode.reason;
     console_init();
 
-    machine_exit(run_suite(&bare));
+    int status = run_suite(&bare);
+    keyboard_browse(); /* PgUp/PgDn through the screen, for keys= seconds */
+    machine_exit(status);
 }

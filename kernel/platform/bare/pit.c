@@ -59,3 +59,13 @@ void pit_free_run(void)
     outb(PIT_CH2, 0);    /* reload 65536 */
     outb(PIT_CH2, 0);
 }
+
+/* The running count of channel 2 (a down counter), latched so the two bytes
+ * belong together (8254 data sheet, counter latch command). */
+uint16_t pit_read2(void)
+{
+    outb(PIT_CMD, 0x80); /* ch2, counter latch */
+    uint8_t lo = inb(PIT_CH2);
+    uint8_t hi = inb(PIT_CH2);
+    return (uint16_t)(lo | (hi << 8));
+}

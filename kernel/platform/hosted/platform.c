@@ -25,6 +25,7 @@ OPTION_ELSEWHERE(overflow, "overflow", "bare metal only (the double-fault task i
  * and hosted huge pages may give them a meaning here. */
 OPTION_ELSEWHERE(mode, "mode", "bare metal only (the hosted runner's mode is the binary's: 32-bit)");
 OPTION_ELSEWHERE(pages, "pages", "bare metal only (long mode's identity map)");
+OPTION_ELSEWHERE(keys, "keys", "bare metal only (the hosted runner has no screen to page)");
 
 OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
             "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");

@@ -1,9 +1,12 @@
-/* Text out: the serial port carries everything, the VGA text screen the
- * readable lines (BIOS boots only: UEFI leaves no text mode). */
+/* Text out: the serial port carries everything. The screen (VGA text on
+ * BIOS boots, GRUB's framebuffer on UEFI) shows the run's own layout
+ * (kernel/report/screen/) through console_screen, or with screen=log/all
+ * the readable lines (and JSON lines) as a scrolling log. */
 #include <stdarg.h>
 #include "platform/bare/boot_info.h"
 #include "console.h"
 #include "fbcon.h"
+#include "keyboard.h"
 #include "lib/option.h"
 #include "platform/out.h"
 #include "lib/fmt.h"
@@ -23,15 +26,17 @@ static const struct option_name bauds[] = {
 };
 OPTION_ENUM(baud, "baud", 115200, bauds, "serial speed (8N1)");
 
-enum { SCREEN_AUTO, SCREEN_ON, SCREEN_OFF, SCREEN_ALL };
+enum { SCREEN_AUTO, SCREEN_ON, SCREEN_OFF, SCREEN_ALL, SCREEN_LOG };
 static const struct option_name screen_modes[] = {
     { "auto", SCREEN_AUTO }, { "on", SCREEN_ON }, { "off", SCREEN_OFF }, { "all", SCREEN_ALL },
-    { NULL, 0 },
+    { "log", SCREEN_LOG }, { NULL, 0 },
 };
 OPTION_ENUM(screen, "screen", SCREEN_AUTO, screen_modes,
-            "screen: auto (VGA text on BIOS, framebuffer on UEFI), on, off, all (also JSON lines)");
+            "screen: auto (VGA text on BIOS, framebuffer on UEFI), on (VGA text also on UEFI), off; "
+            "the layout (header, progress, table, summary), or log (the readable lines scrolling), "
+            "all (also JSON lines)");
 
-static bool serial_on, screen_on, screen_json;
+static bool serial_on, screen_on, screen_json, layout;
 static enum { SCREEN_NONE_KIND, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER } screen_kind;
 
 void console_init(void)
@@ -50,6 +55,7 @@ void console_init(void)
         }
     }
     screen_json = opt_screen == SCREEN_ALL;
+    layout = screen_on && opt_screen != SCREEN_ALL && opt_screen != SCREEN_LOG;
 }
 
 /* struct platform's read_byte: the serial session's input (serve). */
@@ -58,11 +64,34 @@ int console_read_byte(void)
     return serial_on ? serial_read_byte() : -2;
 }
 
+static bool screen_size(unsigned *cols, unsigned *rows)
+{
+    if (!layout)
+        return false;
+    if (screen_kind == SCREEN_FRAMEBUFFER)
+        fbcon_size(cols, rows);
+    else
+        vga_size(cols, rows);
+    return true;
+}
+
+static void screen_row(unsigned y, const char *text, unsigned len)
+{
+    if (!layout)
+        return;
+    if (screen_kind == SCREEN_FRAMEBUFFER)
+        fbcon_row(y, text, len);
+    else
+        vga_row(y, text, len);
+}
+
+const struct screen_ops console_screen = { screen_size, screen_row };
+
 void console_out(enum out_channel channel, const char *text, size_t len)
 {
     if (serial_on)
         serial_write(text, (unsigned)len);
-    if (screen_on && (channel == OUT_HUMAN || screen_json)) {
+    if (screen_on && !layout && (channel == OUT_HUMAN || screen_json)) {
         if (screen_kind == SCREEN_FRAMEBUFFER)
             fbcon_write(text, (unsigned)len);
         else
@@ -81,10 +110,13 @@ void console_describe(char *buf, size_t size)
         return;
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
     if (screen_on)
-        ksnprintf(buf + n, size - n, ", screen: %s%s", kind, screen_json ? " (all lines)" : "");
+        n += (size_t)ksnprintf(buf + n, size - n, ", screen: %s%s", kind,
+                               layout ? "" : screen_json ? " (all lines)" : " (readable lines)");
     else
-        ksnprintf(buf + n, size - n, ", screen: off%s",
-                  boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+        n += (size_t)ksnprintf(buf + n, size - n, ", screen: off%s",
+                               boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+    if (n < size)
+        ksnprintf(buf + n, size - n, "; %s", keyboard_describe());
 }
 
 /* Outside the log: after the end record, or when a fault hit the fault
@@ -96,5 +128,14 @@ void console_last_words(const char *fmt, ...)
     va_start(ap, fmt);
     int n = kvsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    console_out(OUT_HUMAN, text, n < (int)sizeof text ? (size_t)n : sizeof text - 1);
+    unsigned len = n < (int)sizeof text ? (unsigned)n : sizeof text - 1;
+    console_out(OUT_HUMAN, text, len);
+    unsigned cols, rows, from = 0;
+    if (!screen_size(&cols, &rows))
+        return;
+    while (from < len && text[from] == '\n') /* the layout's last row, one line */
+        from++;
+    while (len > from && text[len - 1] == '\n')
+        len--;
+    screen_row(rows - 1, text + from, len - from);
 }

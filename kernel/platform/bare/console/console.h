@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "platform/out.h"
+#include "platform/screen.h"
 
 /* Serial and screen as the options and boot mode say; call after options_parse(). */
 void console_init(void);
@@ -14,5 +15,7 @@ int console_read_byte(void);
 /* One readable line straight to the console, outside the log. */
 void console_last_words(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void console_describe(char *buf, size_t size); /* the console line of the platform record */
+/* struct platform's screen: the layout's rows on VGA text or the framebuffer. */
+extern const struct screen_ops console_screen;
 
 #endif

@@ -1,6 +1,7 @@
-/* Readable lines on a linear RGB framebuffer, 8x16 glyphs. When the last
- * row is reached, writing wraps to the top (clearing as it goes): scrolling
- * megabytes of uncached video memory per line would slow the run down. */
+/* Text on a linear RGB framebuffer, 8x16 glyphs. What each cell shows is
+ * kept in RAM (shadow), so a row is redrawn only where it changed and the
+ * log scrolls by redrawing from the shadow: video memory is written, never
+ * read back (reads of uncached video memory are the slow part). */
 #include <stdint.h>
 #include "platform/bare/boot_info.h"
 #include "fbcon.h"
@@ -8,6 +9,11 @@
 
 #define GLYPH_W 8
 #define GLYPH_H 16
+/* Up to 2048 x 2048 pixels of text; a bigger framebuffer uses its top left. */
+#define COLS_MAX 256
+#define ROWS_MAX 128
+
+static char shadow[ROWS_MAX][COLS_MAX];
 
 static struct {
     uint8_t *base;
@@ -35,6 +41,13 @@ bool fbcon_init(void)
     fb.rows = bi->fb.height / GLYPH_H;
     if (!fb.cols || !fb.rows)
         return false;
+    if (fb.cols > COLS_MAX)
+        fb.cols = COLS_MAX;
+    if (fb.rows > ROWS_MAX)
+        fb.rows = ROWS_MAX;
+    for (uint32_t r = 0; r < ROWS_MAX; r++)
+        for (uint32_t col = 0; col < COLS_MAX; col++)
+            shadow[r][col] = ' ';
     const uint8_t *c = bi->fb.color; /* red pos/size, green pos/size, blue pos/size */
     fb.fg = channel(0xaa, c[0], c[1]) | channel(0xaa, c[2], c[3]) | channel(0xaa, c[4], c[5]);
     fb.bg = 0;
@@ -62,17 +75,44 @@ static void draw(uint32_t col, uint32_t row, char ch)
             put_pixel(col * GLYPH_W + x, row * GLYPH_H + y, (glyph[y] & (0x80 >> x)) ? fb.fg : fb.bg);
 }
 
-static void clear_row(uint32_t row)
+/* Draws a cell only when it shows something else. */
+static void put(uint32_t col, uint32_t row, char ch)
 {
-    for (uint32_t col = 0; col < fb.cols; col++)
-        draw(col, row, ' ');
+    if (shadow[row][col] == ch)
+        return;
+    shadow[row][col] = ch;
+    draw(col, row, ch);
+}
+
+void fbcon_size(unsigned *cols, unsigned *rows)
+{
+    *cols = fb.cols;
+    *rows = fb.rows;
+}
+
+void fbcon_row(unsigned y, const char *text, unsigned len)
+{
+    if (y >= fb.rows)
+        return;
+    for (uint32_t x = 0; x < fb.cols; x++)
+        put(x, y, x < len ? text[x] : ' ');
+}
+
+/* The log goes on at the bottom: every row takes the one below it. */
+static void scroll(void)
+{
+    for (uint32_t r = 0; r + 1 < fb.rows; r++)
+        fbcon_row(r, shadow[r + 1], fb.cols); /* put() reads shadow[r + 1] before row r+1 changes */
+    fbcon_row(fb.rows - 1, "", 0);
 }
 
 static void newline(void)
 {
     fb.col = 0;
-    fb.row = (fb.row + 1) % fb.rows;
-    clear_row(fb.row);
+    if (fb.row + 1 < fb.rows)
+        fb.row++;
+    else
+        scroll();
 }
 
 void fbcon_write(const char *s, unsigned len)
@@ -85,7 +125,7 @@ void fbcon_write(const char *s, unsigned len)
         } else {
             if (fb.col == fb.cols)
                 newline();
-            draw(fb.col++, fb.row, s[i]);
+            put(fb.col++, fb.row, s[i]);
         }
     }
 }

@@ -1,0 +1,37 @@
+/* How far the run has come: one "progress" record before each benchmark
+ * (for a host tool following the log live) and the screen's progress line;
+ * the serial log's readable lines stay as they were. And the end: the
+ * screen's summary page. */
+#include "log.h"
+#include "report/screen/screen.h"
+#include "write.h"
+
+void write_progress(const struct run_progress *p)
+{
+    rec_open("progress");
+    rec_u64("i", p->i);
+    rec_u64("n", p->n);
+    rec_str("name", p->name);
+    /* The group is the name up to its first '/' ("lat" of "lat/add"). */
+    unsigned g = 0;
+    while (p->name[g] && p->name[g] != '/')
+        g++;
+    rec_strn("group", p->name, g);
+    if (p->have_elapsed)
+        rec_u64("elapsed_ms", p->elapsed_ms);
+    else
+        rec_null("elapsed_ms");
+    if (p->have_eta)
+        rec_u64("eta_ms", p->eta_ms);
+    else
+        rec_null("eta_ms");
+    rec_close();
+    screen_progress(p->i, p->n, p->name, p->have_elapsed, p->elapsed_ms, p->have_eta, p->eta_ms);
+}
+
+void write_progress_end(bool have_elapsed, uint64_t elapsed_ms)
+{
+    screen_progress_end(have_elapsed, elapsed_ms);
+}
+
+void write_summary(int status) { screen_summary(status); }
