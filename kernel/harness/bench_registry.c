@@ -1,6 +1,7 @@
 #include "bench_registry.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "platform/platform.h"
 
 /* Weak: a program without benchmarks has no such section (unit tests). */
 extern const struct bench __start_ck_benches[] __attribute__((weak));
@@ -43,8 +44,21 @@ static const char *avx_state_unmet(const struct cpu_xstate *xs, char *buf, size_
     return buf;
 }
 
+/* A 64-bit body runs only where the platform can call long-mode code. */
+static const char *long_mode_unmet(const struct bench *b, char *buf, size_t size)
+{
+    if (b->mode != 64 || (platform && platform->call64))
+        return NULL;
+    const char *why = platform && platform->long_mode_why ? platform->long_mode_why
+                                                          : "this platform runs no 64-bit code";
+    ksnprintf(buf, size, "64-bit body: %s", why);
+    return buf;
+}
+
 const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t size)
 {
+    if (long_mode_unmet(b, buf, size))
+        return buf;
     if (b->ring0 && !ring0) {
         ksnprintf(buf, size, "needs ring 0 (privileged instruction); this runner is in ring 3");
         return buf;
