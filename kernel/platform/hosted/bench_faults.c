@@ -16,11 +16,13 @@
 #define RING3_PUSHF "pushfq"
 #define RING3_POPF "popfq"
 #define RING3_SP "%rsp"
+#define RING3_PF_LEN 7 /* MOV EAX,[0] in 64-bit mode: 8B 04 25 + disp32 (no moffs form) */
 #else
 #define RING3_FAULT BENCH_PRIVATE
 #define RING3_PUSHF "pushfl"
 #define RING3_POPF "popfl"
 #define RING3_SP "%esp"
+#define RING3_PF_LEN 5 /* A1 + moffs32 */
 #endif
 
 /* #DE, a fault (SDM Vol. 3A §6.15 Interrupt 0): DIV ECX is F7 F1. */
@@ -49,7 +51,7 @@ const struct bench_fault ring3_bench_faults[] = {
     { "#BP in a benchmark", &h_bp, VEC_BP, true, 0, NULL, NULL, NULL },
     { "#UD in a benchmark", &h_ud, VEC_UD, false, 2, NULL, NULL, NULL },
     { "#GP in a benchmark", &h_gp, VEC_GP, false, 2, NULL, NULL, NULL },
-    { "#PF in a benchmark", &h_pf, VEC_PF, false, 5, NULL, NULL, NULL },
+    { "#PF in a benchmark", &h_pf, VEC_PF, false, RING3_PF_LEN, NULL, NULL, NULL },
     { "#NM in a benchmark", NULL, VEC_NM, false, 0,
       "CR0.TS and CR0.EM belong to the operating system; ring 3 cannot set them (SDM Vol. 3A §2.5)",
       NULL, NULL },
