@@ -19,12 +19,13 @@
  *         in the chains is a pointer, so any value will do)
  *
  * Expectations only where a source gives a value for the microarchitecture:
- * ADD r64 latency 1 and IMUL r64,r64 latency 3 on Golden Cove (uops.info,
- * docs/references.md [U1]) and on Zen 1 to Zen 4 (Agner Fog, instruction
- * tables, "AMD Zen" sections: ADD r,r 1; IMUL r64,r64 3). UARCH_ZEN also
- * covers Zen 5; both values are unchanged there in AMD's Software
- * Optimization Guide for the Zen 5 Microarchitecture (pub. 58455, its
- * instruction latency table). Everything else states none. */
+ * ADD r64 latency 1 and IMUL r64,r64 latency 3 on Golden Cove (InstLatX64
+ * ADL BC, docs/references.md [IX1]: L 0.99, 2.98) and on every Zen (Agner
+ * Fog, instruction tables, AMD Zen sections: ADD r,r 1, IMUL r64,r64 3; Zen 5:
+ * InstLatX64 Ryzen 9 9950X [IX3]: L 1.00, 2.98). The other Zen 5 values in
+ * [IX3] are not expectations: UARCH_ZEN covers Zen 1 to Zen 5, whose values
+ * differ (PDEP/PEXT are microcoded on Zen 1 and 2).
+ */
 #include "bench.h"
 
 #define LAT64_TPUT_REGS "rax,r8,r9,r10"

@@ -19,8 +19,11 @@
  *
  * The AVX upper lanes power up on first use (a warm-up the harness's own
  * warm-up runs cover); the record's stable/reruns fields say whether the
- * samples settled. No expectations: docs/references.md cites no value for
- * these instructions on a microarchitecture the model table names yet. */
+ * samples settled. No expectations: docs/references.md gives Zen 5 values
+ * ([IX3]) and Golden Cove ones for none of these, and the model table's
+ * UARCH_ZEN spans Zen 1 to Zen 5, whose vector units differ (Zen 4 runs a
+ * 512-bit operation as two 256-bit halves; Zen 1 a 256-bit one as two
+ * 128-bit halves). A Zen 5 row of its own would let [IX3] be stated. */
 #include "bench.h"
 
 /* Zeroes registers 0-2 and 8-15 (xmm, ymm) or 0-2 and 16-23 (zmm). */
