@@ -60,6 +60,26 @@ class Log:
         """The run id ("0x" and 16 hex digits): the begin record's, repeated by the end record."""
         return self._begin("run")
 
+    def identity_problems(self):
+        """What is missing or malformed in the run's identity (begin record's
+        version, built, compiler, run; the end record repeating the run; the
+        banner line naming the version): an empty list when all is in order."""
+        import re
+        problems = []
+        if not isinstance(self.version, str) or not self.version:
+            problems.append(f"version {self.version!r} is not a describe string")
+        if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", str(self.built)):
+            problems.append(f"built {self.built!r} is not a UTC date and time")
+        if not str(self.compiler).startswith("gcc "):
+            problems.append(f"compiler {self.compiler!r} does not name gcc")
+        if not re.fullmatch(r"0x[0-9a-f]{16}", str(self.run)):
+            problems.append(f"run {self.run!r} is not 0x and 16 hex digits")
+        if not self.end or self.end.get("run") != self.run:
+            problems.append("the end record does not repeat the run id")
+        if f"cyclekit {self.version}: x86 benchmark" not in self.text:
+            problems.append("no banner line names the version")
+        return problems
+
     @property
     def truncated(self):
         return not self.complete

@@ -35,6 +35,13 @@ struct platform_bare_info {
     uint64_t fb_addr;
     uint32_t fb_width, fb_height, fb_bpp, fb_type;
     const char *exit;             /* how the run ends */
+    /* Long mode (kernel/platform/bare/long): 64 or 32, why, and the page
+     * size mapping the mem/ region ("4k", "2m", "1g"; NULL in 32-bit mode). */
+    unsigned mode;
+    const char *mode_reason;
+    const char *pages;
+    const char *map_pages;        /* the map's page size above its first GiB ("1g", "2m") */
+    uint64_t mapped_bytes;        /* identity-mapped from 0 (0 in 32-bit mode) */
 };
 
 struct platform_hosted_info {
@@ -94,6 +101,9 @@ struct platform {
      * "mode=32 was given", ...). Filled by after_cpu_probe at the latest. */
     uintptr_t (*call64)(uintptr_t fn, uintptr_t arg);
     const char *long_mode_why;
+    /* The self-test's checks of call64 (a 64-bit function's computed value,
+     * 64-bit access to memory): a NULL-terminated list; NULL where call64 is NULL. */
+    void (*const *call64_checks)(struct selftest_check *check);
 };
 
 /* The platform in use, installed once before anything is printed. */

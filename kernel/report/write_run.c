@@ -31,6 +31,12 @@ static void bare_text(const struct platform_bare_info *b)
              b->efi ? "UEFI" : "BIOS", b->loader);
     log_text("memory: %u KiB usable in %u map entries\n", (unsigned)(b->usable_bytes >> 10), b->nmmap);
     log_text("exit: %s\n", b->exit);
+    if (b->mode == 64)
+        log_text("mode: 64-bit (long mode; the 32-bit core in compatibility mode), %s pages for mem/, "
+                 "%u GiB identity-mapped (%s pages above 1 GiB): %s\n", b->pages,
+                 (unsigned)(b->mapped_bytes >> 30), b->map_pages, b->mode_reason);
+    else
+        log_text("mode: 32-bit: %s\n", b->mode_reason);
 }
 
 static void bare_record(const struct platform_bare_info *b)
@@ -39,6 +45,16 @@ static void bare_record(const struct platform_bare_info *b)
     rec_str("loader", b->loader);
     rec_bool("multiboot2", b->multiboot2);
     rec_u64("usable_kib", b->usable_bytes >> 10);
+    rec_u64("mode", b->mode);
+    rec_str("mode_reason", b->mode_reason);
+    if (b->pages) {
+        rec_str("pages", b->pages);
+        rec_str("map_pages", b->map_pages);
+    } else {
+        rec_null("pages");
+        rec_null("map_pages");
+    }
+    rec_u64("mapped_mib", b->mapped_bytes >> 20);
     if (b->fb_present) {
         rec_obj_open("framebuffer");
         rec_hex("addr", b->fb_addr);

@@ -49,18 +49,24 @@ static int provoke(const struct provoked_fault *cases)
     return status;
 }
 
+static int check(void (*fn)(struct selftest_check *))
+{
+    if (!fn)
+        return STATUS_OK;
+    struct selftest_check c = { 0 };
+    fn(&c);
+    write_selftest(c.name, c.expected, c.seen, c.ok);
+    return c.ok ? STATUS_OK : STATUS_SELFTEST_FAIL;
+}
+
 int selftest_run(const struct platform *p)
 {
     write_selftest_start(p->ring0);
     int status = provoke(common_cases);
     status = status_worst(status, provoke(p->faults));
-    if (p->msr_selftest) {
-        struct selftest_check c = { 0 };
-        p->msr_selftest(&c);
-        write_selftest(c.name, c.expected, c.seen, c.ok);
-        if (!c.ok)
-            status = status_worst(status, STATUS_SELFTEST_FAIL);
-    }
+    status = status_worst(status, check(p->msr_selftest));
+    for (unsigned i = 0; p->call64_checks && p->call64_checks[i]; i++)
+        status = status_worst(status, check(p->call64_checks[i]));
     return status;
 }
 

@@ -16,6 +16,9 @@
 #include "platform/platform.h"
 #include "platform/bare/bare.h"
 #include "platform/bare/traps/selftest.h"
+#include "platform/bare/long/long_mode.h"
+#include "platform/bare/long/long_selftest.h"
+#include "report/log.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -55,9 +58,18 @@ static void describe(struct platform_info *info)
     b->fb_bpp = boot_info.fb.bpp;
     b->fb_type = boot_info.fb.type;
     b->exit = machine_exit_method();
+    b->mode = long_mode.mode;
+    b->mode_reason = long_mode.reason;
+    b->pages = !long_mode.on ? NULL : long_mode.region_page == PAGE_4K ? "4k"
+             : long_mode.region_page == PAGE_1G ? "1g" : "2m";
+    b->map_pages = !long_mode.on ? NULL : long_mode.gb_pages ? "1g" : "2m";
+    b->mapped_bytes = long_mode.mapped_top;
+    if (long_mode.note) /* an option long mode could not honour */
+        log_note("warn", "platform", "%s", long_mode.note);
 }
 
-static const struct platform bare = {
+/* Not const: kmain fills in long mode's parts once it knows the mode. */
+static struct platform bare = {
     .name = "bare",
     .cmdline = boot_info.cmdline,
     .ring0 = true,
@@ -84,6 +96,14 @@ void kmain(uint32_t magic, const void *info)
     multiboot2_parse(magic, info);
     append_fwcfg_options();
     options_parse(boot_info.cmdline);
+    long_mode_enter();
+    if (long_mode.on) {
+        bare.call64 = long_call64;
+        bare.call64_checks = long_checks;
+        bare.faults = long_faults;
+        bare.bench_faults = long_bench_faults();
+    }
+    bare.long_mode_why = long_mode.on ? NULL : long_mode.reason;
     console_init();
 
     machine_exit(run_suite(&bare));

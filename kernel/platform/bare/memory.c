@@ -8,6 +8,14 @@
 /* The hosted runner's option, so the same names exist on both platforms. */
 OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");
 
+/* Where long mode's pages=4k put its page tables (0: nowhere): the region ends there. */
+static uint64_t tables_at;
+
+void bare_big_memory_reserve_top(uint64_t from)
+{
+    tables_at = from;
+}
+
 void bare_big_memory(uint8_t **base, uint64_t *size)
 {
     /* The largest usable range above the kernel image, below 4 GiB. */
@@ -22,6 +30,8 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
         uint64_t hi = r->base + r->length;
         if (hi > 0x100000000ull)
             hi = 0x100000000ull;
+        if (tables_at && lo < tables_at && hi > tables_at)
+            hi = tables_at;
         if (hi > lo && hi - lo > best_len) {
             best_base = lo;
             best_len = hi - lo;

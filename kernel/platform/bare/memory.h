@@ -4,5 +4,7 @@
 
 /* The largest usable range above the kernel image, below 4 GiB. */
 void bare_big_memory(uint8_t **base, uint64_t *size);
+/* From here up the range holds page tables (long mode, pages=4k): left out. */
+void bare_big_memory_reserve_top(uint64_t from);
 
 #endif

@@ -25,6 +25,8 @@
 #include "gdt.h"
 #include "idt.h"
 #include "safe.h"
+#include "platform/bare/long/long_mode.h"
+#include "platform/bare/long/long_pages.h"
 
 OPTION_BOOL(overflow, "overflow", false,
             "with selftest: overflow a benchmark's stack on purpose; the run must end with the "
@@ -128,6 +130,8 @@ bool double_fault_arm_overflow(void)
     if (!opt_overflow)
         return false;
     uint32_t guard = (uint32_t)measure_stack_guard_page();
+    if (long_mode.on) /* paging is on already: unmap the page in long mode's map */
+        return long_pages_unmap(guard);
     for (uint32_t t = 0; t < MAPPED_TABLES; t++) {
         for (uint32_t i = 0; i < 1024; i++) {
             uint32_t addr = (t << 22) | (i << 12);

@@ -9,12 +9,9 @@
 #include "platform/bare/machine.h"
 #include "platform/bare/console/console.h"
 #include "safe.h"
+#include "isr_frame.h"
 #include "platform/status.h"
 
-struct isr_frame {
-    uint32_t edi, esi, ebp, esp_at_pushal, ebx, edx, ecx, eax;
-    uint32_t vector, error_code, eip, cs, eflags;
-};
 
 struct extable_entry {
     uint32_t insn, fixup;
@@ -24,9 +21,7 @@ extern const struct extable_entry __start_ck_extable[], __stop_ck_extable[];
 static volatile int in_handler;
 static volatile unsigned nmi_count; /* NMIs that arrived anyway (none expected) */
 
-void fault_dispatch(struct isr_frame *f);
-
-static void capture(const struct isr_frame *f, struct fault_info *info)
+void fault_capture(const struct isr_frame *f, uint32_t esp, struct fault_info *info)
 {
     info->vector = f->vector;
     info->error_code = f->error_code;
@@ -46,11 +41,10 @@ static void capture(const struct isr_frame *f, struct fault_info *info)
     info->esi = f->esi;
     info->edi = f->edi;
     info->ebp = f->ebp;
-    /* Same privilege level: no stack switch, the faulting ESP is just above the frame. */
-    info->esp = (uint32_t)&f->eflags + 4;
+    info->esp = esp;
 }
 
-void fault_dispatch(struct isr_frame *f)
+void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
 {
     if (f->vector == VEC_NMI) { /* not a fault: count it, carry on */
         nmi_count++;
@@ -70,7 +64,7 @@ void fault_dispatch(struct isr_frame *f)
     }
     in_handler = 1;
     struct fault_info info;
-    capture(f, &info);
+    fault_capture(f, esp, &info);
     if (guard_active()) {
         in_handler = 0;
         guard_fault(&info);
@@ -79,3 +73,8 @@ void fault_dispatch(struct isr_frame *f)
     machine_exit(STATUS_KERNEL_FAULT);
 }
 
+void fault_dispatch(struct isr_frame *f)
+{
+    /* Same privilege level: no stack switch, the faulting ESP is just above the frame. */
+    fault_dispatch_at(f, (uint32_t)&f->eflags + 4);
+}

@@ -22,6 +22,11 @@ void gdt_set_tss(unsigned selector, const void *tss, uint32_t size)
     gdt[selector >> 3] = descriptor((uint32_t)(uintptr_t)tss, size - 1, 0x89, 0x0);
 }
 
+void gdt_set_raw(unsigned selector, uint64_t value)
+{
+    gdt[selector >> 3] = value;
+}
+
 void gdt_init(void)
 {
     gdt[0] = 0;

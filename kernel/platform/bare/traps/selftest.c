@@ -6,7 +6,7 @@
 #include "safe.h"
 #include "selftest.h"
 
-static void general_protection(void *arg)
+void ring0_general_protection(void *arg)
 {
     (void)arg;
     /* GDT selector 0xff8 (index 511, TI=0) is far beyond our 3-entry GDT. */
@@ -14,7 +14,7 @@ static void general_protection(void *arg)
 }
 
 const struct provoked_fault ring0_faults[] = {
-    { "general protection (bad selector)", general_protection, VEC_GP },
+    { "general protection (bad selector)", ring0_general_protection, VEC_GP },
     { NULL, NULL, 0 },
 };
 

@@ -4,6 +4,8 @@
 #include "platform/selftest.h"
 
 extern const struct provoked_fault ring0_faults[];
+/* The #GP case, shared with long mode's list (long/long_selftest.c). */
+void ring0_general_protection(void *arg);
 void ring0_msr_selftest(struct selftest_check *c);
 /* bench_faults.c: the vectors raised inside a benchmark body. */
 extern const struct bench_fault ring0_bench_faults[];

@@ -1,0 +1,71 @@
+/* The 64-bit IDT and TSS. Once EFER.LME and CR0.PG are on, every interrupt
+ * and exception goes through 16-byte IDT gates whose target is a 64-bit code
+ * segment, even while compatibility-mode code runs (SDM Vol. 3A §6.14.1,
+ * Figure 6-8); the handlers (long_isr.S) turn the 64-bit frame into the
+ * 32-bit core's and call the same fault_dispatch in compatibility mode.
+ * Task gates do not exist in IA-32e mode: the double fault gets its own
+ * stack through the Interrupt Stack Table instead (§6.14.5), IST1 of the
+ * 64-bit TSS (§7.7, Figure 7-11). */
+#include <stdint.h>
+#include "long_idt.h"
+#include "platform/bare/traps/gdt.h"
+
+struct gate64 {
+    uint16_t offset_lo, selector;
+    uint8_t ist, flags;
+    uint16_t offset_mid;
+    uint32_t offset_hi, reserved;
+} __attribute__((packed));
+_Static_assert(sizeof(struct gate64) == 16, "SDM Vol. 3A Figure 6-8");
+
+struct tss64 {
+    uint32_t reserved0;
+    uint64_t rsp[3];
+    uint64_t reserved1;
+    uint64_t ist[7];
+    uint64_t reserved2;
+    uint16_t reserved3, iomap;
+} __attribute__((packed));
+_Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 7-11");
+
+static struct gate64 idt64[32] __attribute__((aligned(16)));
+static struct tss64 tss64 __attribute__((aligned(128)));
+static uint8_t df_stack64[16384] __attribute__((aligned(16)));
+extern const uint32_t isr64_stubs[32];
+
+/* 64-bit code segment: L=1, D=0 (SDM Vol. 3A §5.2.1, §3.4.5), present,
+ * DPL 0, execute/read, G=1. */
+#define CODE64_DESCRIPTOR 0x00af9a000000ffffull
+
+void long_idt_init(struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr)
+{
+    gdt_set_raw(SEL_CODE64, CODE64_DESCRIPTOR);
+    for (unsigned v = 0; v < 32; v++) {
+        idt64[v].offset_lo = isr64_stubs[v] & 0xffff;
+        idt64[v].offset_mid = isr64_stubs[v] >> 16;
+        idt64[v].offset_hi = 0;
+        idt64[v].selector = SEL_CODE64;
+        idt64[v].ist = v == 8 ? 1 : 0; /* #DF on IST1 */
+        idt64[v].flags = 0x8e;         /* present, DPL 0, 64-bit interrupt gate */
+        idt64[v].reserved = 0;
+    }
+    tss64.ist[0] = (uint32_t)(uintptr_t)(df_stack64 + sizeof df_stack64);
+    tss64.iomap = sizeof tss64; /* no I/O permission bitmap */
+    /* A 16-byte system descriptor (§7.2.3, Figure 7-4): type 9 is an
+     * available 64-bit TSS in IA-32e mode; the upper 8 bytes hold base
+     * bits 63:32 (zero here). */
+    uint32_t base = (uint32_t)(uintptr_t)&tss64, limit = sizeof tss64 - 1;
+    uint64_t low = (uint64_t)(limit & 0xffff) | (uint64_t)(base & 0xffffff) << 16 |
+                   (uint64_t)0x89 << 40 | (uint64_t)(base >> 24) << 56;
+    gdt_set_raw(SEL_TSS64, low);
+    gdt_set_raw(SEL_TSS64 + 8, 0);
+    struct {
+        uint16_t limit;
+        uint32_t base;
+    } __attribute__((packed)) now;
+    __asm__ volatile("sgdt %0" : "=m"(now));
+    gdtr->limit = now.limit;
+    gdtr->base = now.base;
+    idtr->limit = sizeof idt64 - 1;
+    idtr->base = (uint32_t)(uintptr_t)idt64;
+}
