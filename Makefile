@@ -29,7 +29,8 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/harness/long64 kernel/report kernel/run
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/harness/long64 \
+                 kernel/report kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
@@ -39,7 +40,9 @@ FONT_SRC      := $(BUILD)/gen/font.c
 VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
-UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
+# tests/unit/ holds at most 20 sources (check-layout): a room of the kernel
+# may keep its tests in a folder of its own, tests/unit/<room>/test_*.c.
+UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c)))
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -151,6 +154,9 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	ar rcs $@ $^
 $(BUILD)/host/test_%: $(BUILD)/host/tests/unit/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
+$(BUILD)/host/load/test_%: $(BUILD)/host/tests/unit/load/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	@mkdir -p $(@D)
+	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
@@ -170,8 +176,9 @@ boot-tests: $(ISO)
 model-tests:
 	$(PYTEST) -q tests/model
 
-# The host tools (scripts/cyclekit and its verbs), on logs and files.
-tools-tests:
+# The host tools (scripts/cyclekit and its verbs), on logs and files; the
+# capture test boots the ISO once through QEMU's TCP serial.
+tools-tests: $(ISO)
 	$(PYTEST) -q -rs --durations=10 tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests

@@ -87,8 +87,11 @@ struct bench {
     bool carry;                       /* ESI at the end of a run starts the next one */
     bool reference;                   /* the same body as the harness's reference (trust.h):
                                          not timed alongside itself */
-    uint8_t mode;                     /* 64: a BENCH64 (long-mode code, run through
-                                         platform->call64); 0: 32-bit code */
+    /* Loaded benchmarks (kernel/load/): the file's hints and code size. */
+    uint32_t unroll, samples;         /* 0: the harness default (like .loops) */
+    uint8_t mode;                     /* 0 or 32: 32-bit code; 64: long-mode code, run through
+                                         platform->call64 (BENCH64, or a loaded file's mode) */
+    bool loaded;                      /* read at run time, not built in */
 };
 
 #define CK_X100(v) ((int32_t)((v) * 100.0 + ((v) >= 0 ? 0.5 : -0.5)))

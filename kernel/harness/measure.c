@@ -285,9 +285,10 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
                                   struct measurement *m)
 {
     *m = (struct measurement){ 0 };
-    m->unroll = cfg->unroll;
+    m->unroll = b->unroll ? b->unroll : cfg->unroll;
     m->loops = b->loops ? b->loops : cfg->loops;
-    m->samples = cfg->samples > MEASURE_SAMPLES_MAX ? MEASURE_SAMPLES_MAX : cfg->samples;
+    m->samples = b->samples ? b->samples : cfg->samples;
+    m->samples = m->samples > MEASURE_SAMPLES_MAX ? MEASURE_SAMPLES_MAX : m->samples;
     m->cold = cfg->cold || b->cold;
     m->t_empty = t_empty;
     m->t_u = t_u;

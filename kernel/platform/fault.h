@@ -24,6 +24,11 @@ enum {
  * fault, outside the CPU's vector range. */
 enum { VEC_BODY_ESP = 0xf0, VEC_BODY_EBP = 0xf1, VEC_BODY_STACK = 0xf2 };
 #define VEC_IS_CPU(v) ((v) < 32)
+/* Interrupts, not faults (bare metal, only while a loaded body runs under
+ * the watchdog): the local APIC timer's vector, which abandons the body like
+ * a fault, and the APIC's spurious vector, which is ignored. The hosted
+ * runner's watchdog (SIGALRM) reports the same vector. */
+enum { VEC_WATCHDOG = 32, VEC_APIC_SPURIOUS = 33 };
 
 /* Mnemonic of an exception vector ("#GP"), "#??" for reserved ones. */
 const char *fault_name(unsigned vector);

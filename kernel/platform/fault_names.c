@@ -10,6 +10,7 @@ const char *fault_name(unsigned vector)
     case VEC_BODY_ESP: return "ESP corrupted";
     case VEC_BODY_EBP: return "EBP corrupted";
     case VEC_BODY_STACK: return "stack overflow";
+    case VEC_WATCHDOG: return "watchdog";
     }
     return vector < 32 && names[vector] ? names[vector] : "#??";
 }

@@ -57,6 +57,14 @@ struct platform_info {
     struct platform_hosted_info hosted;
 };
 
+/* A benchmark file handed over at boot (kernel/load/): a GRUB module2 line
+ * on bare metal, module=PATH on the hosted runner. */
+struct platform_module {
+    const uint8_t *data;
+    size_t len;
+    const char *origin;           /* "grub module 1 (/boot/x.ckb)", "module=x.ckb" */
+};
+
 struct platform {
     const char *name;             /* "bare" or "hosted": in the begin record */
     const char *cmdline;          /* the options as given */
@@ -104,6 +112,22 @@ struct platform {
     /* The self-test's checks of call64 (a 64-bit function's computed value,
      * 64-bit access to memory): a NULL-terminated list; NULL where call64 is NULL. */
     void (*const *call64_checks)(struct selftest_check *check);
+    /* Loadable benchmarks (kernel/load/, issue 13): the files given at boot
+     * (NULL: none), executable memory for their code (NULL: none), and the
+     * serial session's input: read_byte returns the next byte, -1 when none
+     * arrived within about a millisecond, -2 when the input is closed
+     * (NULL: this platform has no input, the session cannot start). */
+    unsigned (*boot_modules)(const struct platform_module **list);
+    void (*code_memory)(uint8_t **base, size_t *size);
+    int (*read_byte)(void);
+    const char *input_name;       /* "serial 0x3f8", "stdin" */
+    /* Restarts the machine (the session's reboot request); NULL: cannot. */
+    void (*reboot)(void);
+    /* The watchdog over a loaded body (suite.c arms it around each one):
+     * ms > 0 arms it to abandon the running code as a fault (VEC_WATCHDOG)
+     * after ms milliseconds, 0 disarms it. Returns NULL, or why there is no
+     * watchdog here. NULL: none on this platform. */
+    const char *(*watchdog)(uint32_t ms);
 };
 
 /* The platform in use, installed once before anything is printed. */

@@ -17,6 +17,7 @@
 #include "platform/platform.h"
 #include "pmu/counters.h"
 #include "pmu/pmu_prove.h"
+#include "load/loaded.h"
 
 /* The run (write_run.c) */
 void write_banner(const struct platform *p);
@@ -69,6 +70,20 @@ void write_pmu_restore(const struct counters_restore *r);   /* the "pmu_restore"
 /* Timing (write_timer.c) */
 void write_timer(const struct timer_info *t);
 void write_trust(const struct trust *t);
+
+/* Benchmark files, loaded at boot or in a session (write_module.c). */
+void write_module(const struct module_verdict *v);
+
+/* The serial session (write_serve.c, kernel/serve/). */
+struct serve_info {
+    unsigned protocol;
+    const char *input;
+    unsigned line_max, frame_max, watchdog_ms;
+};
+void write_serve_ready(const struct serve_info *s);
+void write_serve_done(const char *request, int status);
+void write_serve_error(const char *request, const char *reason);
+void write_serve_end(const char *why);
 
 /* Benchmarks (write_bench.c, write_result.c) */
 void write_bench_list_heading(unsigned count);

@@ -17,6 +17,7 @@ void write_bench_entry(const struct bench *b, const char *unmet)
     rec_str("desc", b->desc);
     rec_bool("runnable", unmet == NULL);
     rec_bool("ring0", b->ring0);
+    rec_bool("loaded", b->loaded);
     if (unmet)
         rec_str("reason", unmet);
     rec_close();

@@ -21,8 +21,28 @@ static void write_body_damage(const char *where, const struct fault_info *info)
     rec_close();
 }
 
+/* A loaded body stopped by the watchdog (struct platform's watchdog):
+ * expected holds the bound in ms. */
+static void write_watchdog(const char *where, const struct fault_info *info)
+{
+    log_text("WATCHDOG in %s: still running after %u ms, stopped at EIP 0x%08x\n", where,
+             (unsigned)info->expected, (unsigned)info->eip);
+    rec_open("fault");
+    rec_str("where", where);
+    rec_null("vector");
+    rec_str("name", fault_name(info->vector));
+    rec_str("detected_by", "watchdog");
+    rec_hex("eip", info->eip);
+    rec_u64("bound_ms", info->expected);
+    rec_close();
+}
+
 void write_fault(const char *where, const struct fault_info *info)
 {
+    if (info->vector == VEC_WATCHDOG) {
+        write_watchdog(where, info);
+        return;
+    }
     if (!VEC_IS_CPU(info->vector)) {
         write_body_damage(where, info);
         return;

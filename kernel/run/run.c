@@ -13,7 +13,9 @@
 #include "platform/status.h"
 #include "report/log.h"
 #include "report/write.h"
+#include "boot_modules.h"
 #include "selftest.h"
+#include "serve/serve.h"
 #include "suite.h"
 
 OPTION_BOOL(help, "help", false, "print the options and their values first");
@@ -104,10 +106,14 @@ int run_suite(const struct platform *p)
     if (opt_msrscan)
         status = status_worst(status, phase(p, "msr scan", msr_scan));
 
+    status = status_worst(status, phase(p, "benchmark files", boot_modules_load));
     if (opt_selftest)
         status = status_worst(status, selftest_run(p));
 
-    status = status_worst(status, suite_run(p, opt_selftest ? selftest_in_benchmarks : NULL));
+    if (serve_wanted(p))
+        status = status_worst(status, serve_run(p));
+    else
+        status = status_worst(status, suite_run(p, opt_selftest ? selftest_in_benchmarks : NULL));
 
     if (status == STATUS_OK && log_errors())
         status = STATUS_ERRORS;

@@ -20,6 +20,7 @@
 #include "harness/timer.h"
 #include "harness/trust.h"
 #include "cpu/uarch.h"
+#include "load/loaded.h"
 
 OPTION_UINT(samples, "samples", 201, 1, MEASURE_SAMPLES_MAX, "samples per result");
 OPTION_UINT(warmup, "warmup", 2, 0, 100, "warm-up runs before sampling");
@@ -31,6 +32,8 @@ OPTION_BOOL(list, "list", false, "list the benchmarks instead of running them");
 OPTION_STR(select, "bench", 256, "*", "which benchmarks: globs separated by commas (p5/*,lat/*)");
 OPTION_STR(sweep, "sweep", 64, "",
            "event sweep: run this benchmark once per event of the CPU's counter table");
+OPTION_UINT(watchdog, "watchdog", 2000, 0, 600000,
+            "ms a loaded benchmark's measurement may take before it is stopped as a fault (0: no bound)");
 OPTION_BOOL(pmu, "pmu", true, "use the performance counters when they prove they count");
 
 /* Event samples per result (counting is exact; a few samples find the median). */
@@ -38,6 +41,27 @@ OPTION_BOOL(pmu, "pmu", true, "use the performance counters when they prove they
 
 #define SCRATCH_SIZE (64 * 1024)
 static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
+
+/* Built-in benchmarks first, in their files' order, then the loaded ones
+ * (kernel/load/) in the order they came: one list, listed and run alike. */
+static unsigned all_count(void) { return bench_count() + loaded_count(); }
+static const struct bench *all_at(unsigned i)
+{
+    return i < bench_count() ? bench_begin() + i : loaded_at(i - bench_count());
+}
+
+/* bench_unmet (a built-in BENCH64 body only where the platform can call
+ * 64-bit code), and a loaded file's 64-bit body: its code is wrapped by the
+ * 32-bit loader (kernel/load), not by the 64-bit generator of built-in bodies
+ * (kernel/harness/long64), so it waits for a 64-bit loader. */
+static const char *unmet_here(const struct platform *p, const struct bench *b, char *buf, size_t size)
+{
+    if (b->loaded && b->mode == 64 && !p->call64)
+        return p->long_mode_why ? p->long_mode_why : "64-bit code cannot run on this platform";
+    if (b->loaded && b->mode == 64)
+        return "64-bit loaded bodies need the 64-bit generator, which this kernel does not have yet";
+    return bench_unmet(b, p->ring0, buf, size);
+}
 
 static bool selected(const char *name)
 {
@@ -138,6 +162,9 @@ static void guarded_measure(void *arg)
     /* Cycles are estimated unless the TSC or a counter counts them: then the
      * reference ADD chain is timed in the same sample loop. */
     const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL : &trust_reference;
+    /* A loaded body is nobody's reviewed code: it may never end. */
+    if (g->b->loaded && opt_watchdog && platform->watchdog)
+        (void)platform->watchdog(opt_watchdog);
     measure_bench_with_reference(g->b, ref, g->cfg, g->ctx, g->m);
     if (g->m->failed || g->m->cold || g->ec->n == 0)
         return;
@@ -181,7 +208,7 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
                    struct fault_info *seen)
 {
     char why[160];
-    const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
+    const char *unmet = unmet_here(p, b, why, sizeof why);
     if (unmet) {
         write_skip(b->name, unmet);
         return STATUS_OK;
@@ -204,6 +231,8 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     uint64_t smi_before = 0, smi_after = 0;
     bool smi = smi_count(&smi_before);
     int status = guarded_step_seen(p, where, guarded_measure, &g, STATUS_BENCH_FAULT, seen);
+    if (b->loaded && p->watchdog)
+        (void)p->watchdog(0); /* also after a fault: disarmed in every case */
     m.smi_known = smi && smi_count(&smi_after);
     m.smis = m.smi_known ? (smi_after - smi_before) & 0xffffffffu : 0;
     if (status)
@@ -240,7 +269,7 @@ static void guarded_sweep(void *arg)
 /* PmonStat's idea: one benchmark, every event the CPU can count, a table. */
 static int event_sweep(const struct platform *p, const struct measure_config *cfg)
 {
-    const struct bench *b = bench_find(opt_sweep);
+    const struct bench *b = bench_find(opt_sweep) ? bench_find(opt_sweep) : loaded_find(opt_sweep);
     char why[160];
     if (!b) {
         log_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", opt_sweep);
@@ -312,10 +341,10 @@ static void finish_counters(void)
 
 void suite_list(const struct platform *p)
 {
-    write_bench_list_heading(bench_count());
-    for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
+    write_bench_list_heading(all_count());
+    for (unsigned i = 0; i < all_count(); i++) {
         char why[160];
-        write_bench_entry(b, bench_unmet(b, p->ring0, why, sizeof why));
+        write_bench_entry(all_at(i), unmet_here(p, all_at(i), why, sizeof why));
     }
 }
 
@@ -326,24 +355,61 @@ int suite_run_one(const struct platform *p, const struct bench *b, struct fault_
     return run_one(p, b, &cfg, seen);
 }
 
+/* The counters, the timer and the trust check, before any benchmark;
+ * nonzero: no time base, nothing can be measured. */
+static int suite_setup(const struct platform *p, const struct measure_config *cfg, int *status)
+{
+    struct bench_ctx ctx;
+    default_context(p, &ctx);
+    write_pmu_heading(opt_pmu);
+    kmemset(&counters, 0, sizeof counters);
+    if (opt_pmu)
+        *status = status_worst(*status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
+    struct timing_setup setup = { p, cfg, &ctx };
+    int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
+    if (timing)
+        log_note("error", "timer", "no time base: the benchmarks cannot run");
+    return timing;
+}
+
+int suite_run_selected(const struct platform *p, unsigned *ran)
+{
+    int status = STATUS_OK;
+    struct measure_config cfg;
+    config(&cfg);
+    write_results_heading(&cfg);
+    *ran = 0;
+    for (unsigned i = 0; i < all_count(); i++) {
+        const struct bench *b = all_at(i);
+        if (!selected(b->name))
+            continue;
+        (*ran)++;
+        status = status_worst(status, run_one(p, b, &cfg, NULL));
+    }
+    return status;
+}
+
+int suite_serve(const struct platform *p, int (*session)(const struct platform *p))
+{
+    int status = STATUS_OK;
+    struct measure_config cfg;
+    config(&cfg);
+    int timing = suite_setup(p, &cfg, &status);
+    if (timing)
+        return status_worst(status, timing);
+    status = status_worst(status, session(p));
+    finish_counters();
+    return status;
+}
+
 int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
     struct measure_config cfg;
     config(&cfg);
-    struct bench_ctx ctx;
-    default_context(p, &ctx);
-
-    write_pmu_heading(opt_pmu);
-    kmemset(&counters, 0, sizeof counters);
-    if (opt_pmu)
-        status = status_worst(status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
-    struct timing_setup setup = { p, &cfg, &ctx };
-    int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
-    if (timing) {
-        log_note("error", "timer", "no time base: the benchmarks cannot run");
+    int timing = suite_setup(p, &cfg, &status);
+    if (timing)
         return status_worst(status, timing);
-    }
     if (before)
         status = status_worst(status, before(p));
     if (opt_list) {
@@ -351,14 +417,8 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
         finish_counters();
         return status;
     }
-    write_results_heading(&cfg);
-    unsigned ran = 0;
-    for (const struct bench *b = bench_begin(); b < bench_end(); b++) {
-        if (!selected(b->name))
-            continue;
-        ran++;
-        status = status_worst(status, run_one(p, b, &cfg, NULL));
-    }
+    unsigned ran;
+    status = status_worst(status, suite_run_selected(p, &ran));
     if (!ran && !opt_sweep[0])
         log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
     if (opt_sweep[0])

@@ -13,6 +13,15 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
  * back in *seen without an error note. Returns the step's status. */
 int suite_run_one(const struct platform *p, const struct bench *b, struct fault_info *seen);
 
+/* Every benchmark bench= selects (built-in and loaded), as suite_run runs
+ * them; *ran counts them. For the serial session, after suite_serve's setup. */
+int suite_run_selected(const struct platform *p, unsigned *ran);
+
+/* The counters, timer and trust check as suite_run brings them up, then
+ * session(p) (the serial session: it runs benchmarks on request), then the
+ * PMU restore check. Returns the worst status met. */
+int suite_serve(const struct platform *p, int (*session)(const struct platform *p));
+
 /* The list of benchmarks (option list): name, what it needs, description. */
 void suite_list(const struct platform *p);
 

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     multiboot2_parse(MULTIBOOT2_BOOTLOADER_MAGIC, info);
 
     /* What the kernel reads afterwards must be well formed. */
-    if (!boot_info.multiboot || boot_info.nmmap > BOOT_MMAP_MAX)
+    if (!boot_info.multiboot || boot_info.nmmap > BOOT_MMAP_MAX || boot_info.nmodules > BOOT_MODULES_MAX)
         abort();
     if (strnlen(boot_info.cmdline, sizeof boot_info.cmdline) == sizeof boot_info.cmdline ||
         strnlen(boot_info.loader, sizeof boot_info.loader) == sizeof boot_info.loader)

@@ -6,6 +6,8 @@
               ECX, EDX as little-endian words), and the two pre-CPUID CPUs
   multiboot2  information structures as GRUB builds them (BIOS and UEFI)
   options     command lines: the boot tests' ones, every kind of bad value
+  module      benchmark files (scripts/cyclekit_module.py), behind fuzz_module.c's
+              flags byte (0: as they are, 1: length and CRC made right)
 
 Run it again after adding a dump; the files are small and committed.
 Files named crash-* and hang-* are not written here: each reproduces a bug
@@ -61,6 +63,8 @@ def multiboot2_seeds():
     fb = struct.pack("<QIIIBBH", 0x80000000, 4096, 1024, 768, 32, 1, 0) + bytes([16, 8, 8, 8, 0, 8])
     write("multiboot2", "uefi_fb", info(common + [tag(8, fb), tag(12, struct.pack("<Q", 0x7f9e018))]))
     write("multiboot2", "empty", info([]))
+    mods = [tag(3, struct.pack("<II", 0x200000, 0x200080) + b"add2\0"), tag(3, struct.pack("<II", 0x201000, 0x201040) + b"\0")]
+    write("multiboot2", "modules", info(common + mods))
 
 
 def options_seeds():
@@ -78,7 +82,23 @@ def options_seeds():
         write("options", name, text.encode())
 
 
+def module_seeds():
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import cyclekit_module
+    good = cyclekit_module.encode("snip/add2", bytes.fromhex("01d801d1"), init=b"\x31\xd2",
+                                  needs=("sse2",), expect={"P5": 1.0, "Golden Cove": (0.5, 0.1)},
+                                  description="add eax,ebx; add ecx,edx", unroll=4, loops=50,
+                                  samples=11)
+    write("module", "good", b"\0" + good)
+    write("module", "good-mode64", b"\1" + good[:12] + b"\x40" + good[13:])
+    write("module", "bad-crc", b"\0" + good[:-1] + bytes([good[-1] ^ 1]))
+    write("module", "bad-body-length", b"\1" + good[:20] + b"\xff\x00" + good[22:])
+    write("module", "empty-body", b"\0" + cyclekit_module.encode("e", b""))
+
+
 if __name__ == "__main__":
     cpuid_seeds()
     multiboot2_seeds()
     options_seeds()
+    module_seeds()

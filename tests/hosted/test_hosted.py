@@ -361,7 +361,7 @@ def test_both_platforms_know_the_same_option_names():
     assert "samples" in bare_keys and "serial" in bare_keys
     assert bare_keys == hosted_keys, (bare_keys ^ hosted_keys)
     assert {"serial", "baud", "screen", "exit", "overflow"} <= hosted_elsewhere
-    assert bare_elsewhere == {"hostmem"}
+    assert bare_elsewhere == {"hostmem", "module"}
 
 
 def test_an_option_of_the_other_platform_is_noted_and_ignored():

@@ -11,6 +11,9 @@
 #define BOOT_MMAP_MAX 48
 #define BOOT_CMDLINE_MAX 1024
 
+/* GRUB module2 lines (multiboot2 tag type 3): benchmark files (kernel/load/). */
+#define BOOT_MODULES_MAX 16
+
 struct boot_info {
     bool multiboot;             /* entered through a valid multiboot2 handoff */
     bool efi;                   /* firmware was UEFI (EFI system table tag seen) */
@@ -26,6 +29,10 @@ struct boot_info {
         uint8_t color[6];       /* RGB: red, green, blue field position and size */
         bool present;
     } fb;
+    struct platform_module modules[BOOT_MODULES_MAX];
+    char module_names[BOOT_MODULES_MAX][80];  /* origin: "grub module N (its command line)" */
+    unsigned nmodules;
+    unsigned modules_dropped;   /* more than BOOT_MODULES_MAX, or start > end */
 };
 
 extern struct boot_info boot_info;

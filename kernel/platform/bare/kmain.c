@@ -19,6 +19,7 @@
 #include "platform/bare/long/long_mode.h"
 #include "platform/bare/long/long_selftest.h"
 #include "report/log.h"
+#include "platform/bare/traps/watchdog.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -85,6 +86,12 @@ static struct platform bare = {
     .after_fault = bare_after_fault,
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,
+    .boot_modules = bare_boot_modules,
+    .code_memory = bare_code_memory,
+    .read_byte = console_read_byte,
+    .input_name = "the serial port",
+    .reboot = machine_reboot,
+    .watchdog = bare_watchdog,
 };
 
 void kmain(uint32_t magic, const void *info)

@@ -32,7 +32,7 @@ const char *machine_exit_method(void)
     }
 }
 
-static void reboot(void)
+void machine_reboot(void)
 {
     /* The keyboard controller's reset line, then a triple fault. */
     for (int i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
@@ -48,7 +48,7 @@ void machine_exit(int status)
     if (m == EXIT_QEMU)
         outl(DEBUG_EXIT_PORT, (uint32_t)status); /* QEMU exits with (status << 1) | 1 */
     if (m == EXIT_REBOOT)
-        reboot();
+        machine_reboot();
     console_last_words("cyclekit: run complete (status %d); the machine is halted.\n", status);
     cpu_halt_forever();
 }

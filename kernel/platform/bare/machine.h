@@ -3,6 +3,8 @@
 #define CK_BARE_MACHINE_H
 
 void machine_exit(int status) __attribute__((noreturn));
+/* The keyboard controller's reset line, then a triple fault. */
+void machine_reboot(void);
 /* One readable line on how the run will end. */
 const char *machine_exit_method(void);
 

@@ -4,6 +4,8 @@
 #include "boot_info.h"
 #include "lib/option.h"
 #include "memory.h"
+#include "load/loaded.h"
+#include "report/log.h"
 
 /* The hosted runner's option, so the same names exist on both platforms. */
 OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");
@@ -40,3 +42,27 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
     *base = (uint8_t *)(uintptr_t)best_base;
     *size = best_len;
 }
+
+/* Loaded benchmark code (kernel/load/loaded.c): paging is off, so any
+ * memory executes; a buffer of the kernel's own (.bss: nothing in the
+ * image), out of the way of the big memory above it. LOADED_MAX slots of
+ * about 9 KiB each. */
+static uint8_t code_area[LOADED_MAX * 9 * 1024] __attribute__((aligned(64)));
+
+void bare_code_memory(uint8_t **base, size_t *size)
+{
+    *base = code_area;
+    *size = sizeof code_area;
+}
+
+unsigned bare_boot_modules(const struct platform_module **list)
+{
+    if (boot_info.modules_dropped)
+        log_note("warn", "module", "%u GRUB module(s) ignored: more than %u, or one ending before it starts",
+                 boot_info.modules_dropped, BOOT_MODULES_MAX);
+    *list = boot_info.modules;
+    return boot_info.nmodules;
+}
+
+/* The hosted runner reads files itself; here GRUB's module2 lines do. */
+OPTION_ELSEWHERE(module, "module", "hosted runner only (bare metal reads benchmark files from GRUB module2 lines)");

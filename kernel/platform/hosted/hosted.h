@@ -27,4 +27,11 @@ void ring3_msr_selftest(struct selftest_check *c);
 /* bench_faults.c: the vectors raised inside a benchmark body in ring 3. */
 extern const struct bench_fault ring3_bench_faults[];
 
+/* modules.c: benchmark files (module=), code memory, stdin for serve. */
+unsigned hosted_boot_modules(const struct platform_module **list);
+void hosted_code_memory(uint8_t **base, size_t *size);
+int hosted_read_byte(void);
+/* watchdog.c: SIGALRM abandons a loaded body that runs past ms. */
+const char *hosted_watchdog(uint32_t ms);
+
 #endif

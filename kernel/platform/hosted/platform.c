@@ -243,4 +243,9 @@ struct platform hosted_platform = {
     .after_fault = after_fault,
     .state_check = state_check,
     .bench_faults = ring3_bench_faults,
+    .boot_modules = hosted_boot_modules,
+    .code_memory = hosted_code_memory,
+    .read_byte = hosted_read_byte,
+    .input_name = "stdin",
+    .watchdog = hosted_watchdog,
 };

@@ -52,6 +52,12 @@ void console_init(void)
     screen_json = opt_screen == SCREEN_ALL;
 }
 
+/* struct platform's read_byte: the serial session's input (serve). */
+int console_read_byte(void)
+{
+    return serial_on ? serial_read_byte() : -2;
+}
+
 void console_out(enum out_channel channel, const char *text, size_t len)
 {
     if (serial_on)

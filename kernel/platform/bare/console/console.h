@@ -9,6 +9,8 @@ void console_init(void);
 /* One readable line about what the console found (serial present? screen?). */
 /* struct platform's out: serial and screen. */
 void console_out(enum out_channel channel, const char *text, size_t len);
+/* The serial port's next byte (-1: none yet, -2: no serial port). */
+int console_read_byte(void);
 /* One readable line straight to the console, outside the log. */
 void console_last_words(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void console_describe(char *buf, size_t size); /* the console line of the platform record */

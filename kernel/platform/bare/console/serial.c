@@ -65,3 +65,18 @@ void serial_write(const char *s, unsigned len)
         put_raw(s[i]);
     }
 }
+
+/* One received byte, or -1 when none arrived within POLL_LIMIT polls of the
+ * line status register (about a millisecond on real hardware, where each
+ * port read takes about a microsecond on the ISA bus). Polled: interrupts
+ * stay off (16550 LSR bit 0, "data ready"). */
+#define POLL_LIMIT 1000u
+int serial_read_byte(void)
+{
+    if (!present)
+        return -2;
+    for (uint32_t i = 0; i < POLL_LIMIT; i++)
+        if (inb(port + LSR) & LSR_DATA)
+            return inb(port + RBR);
+    return -1;
+}

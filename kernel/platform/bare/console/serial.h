@@ -10,5 +10,7 @@ bool serial_init(uint16_t base, uint32_t baud);
 void serial_write(const char *s, unsigned len);
 bool serial_present(void);
 uint16_t serial_base(void);
+/* The next received byte; -1: none yet (polled for a moment); -2: no UART. */
+int serial_read_byte(void);
 
 #endif

@@ -28,10 +28,10 @@ struct tss64 {
 } __attribute__((packed));
 _Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 7-11");
 
-static struct gate64 idt64[32] __attribute__((aligned(16)));
+static struct gate64 idt64[34] __attribute__((aligned(16)));
 static struct tss64 tss64 __attribute__((aligned(128)));
 static uint8_t df_stack64[16384] __attribute__((aligned(16)));
-extern const uint32_t isr64_stubs[32];
+extern const uint32_t isr64_stubs[34]; /* 0-31 exceptions, 32-33 the watchdog */
 
 /* 64-bit code segment: L=1, D=0 (SDM Vol. 3A §5.2.1, §3.4.5), present,
  * DPL 0, execute/read, G=1. */
@@ -40,7 +40,7 @@ extern const uint32_t isr64_stubs[32];
 void long_idt_init(struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr)
 {
     gdt_set_raw(SEL_CODE64, CODE64_DESCRIPTOR);
-    for (unsigned v = 0; v < 32; v++) {
+    for (unsigned v = 0; v < 34; v++) {
         idt64[v].offset_lo = isr64_stubs[v] & 0xffff;
         idt64[v].offset_mid = isr64_stubs[v] >> 16;
         idt64[v].offset_hi = 0;

@@ -153,6 +153,11 @@ ISR64 28, 0, fault_dispatch_at
 ISR64 29, 1, fault_dispatch_at
 ISR64 30, 1, fault_dispatch_at
 ISR64 31, 0, fault_dispatch_at
+/* The watchdog's two interrupt vectors (traps/watchdog.c: the local APIC
+ * timer and its spurious vector), as in the 32-bit IDT: in IA-32e mode the
+ * interrupt of a loaded body that never ends arrives here too. */
+ISR64 32, 0, fault_dispatch_at
+ISR64 33, 0, fault_dispatch_at
 
 ISR64_COMMON fault_dispatch_at
 ISR64_COMMON long_double_fault
@@ -162,6 +167,6 @@ ISR64_COMMON long_double_fault
     .balign 4
     .globl isr64_stubs
 isr64_stubs:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
     .long isr64_\n
     .endr

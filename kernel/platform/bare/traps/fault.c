@@ -10,6 +10,7 @@
 #include "platform/bare/console/console.h"
 #include "safe.h"
 #include "isr_frame.h"
+#include "watchdog.h"
 #include "platform/status.h"
 
 
@@ -50,6 +51,11 @@ void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
         nmi_count++;
         return;
     }
+    if (f->vector == VEC_APIC_SPURIOUS)
+        return; /* no EOI for the spurious vector (SDM Vol. 3A §11.9) */
+    uint32_t bound_ms = 0;
+    if (f->vector == VEC_WATCHDOG && (bound_ms = watchdog_fired()) == 0)
+        return; /* a stale expiry from an earlier, already disarmed, bound */
     for (const struct extable_entry *e = __start_ck_extable; e < __stop_ck_extable; e++) {
         if (e->insn == f->eip) {
             fault_last_code = FAULT_CODE(f->vector);
@@ -65,6 +71,8 @@ void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
     in_handler = 1;
     struct fault_info info;
     fault_capture(f, esp, &info);
+    info.expected = bound_ms;
+    info.seen = 0;
     if (guard_active()) {
         in_handler = 0;
         guard_fault(&info);

@@ -1,5 +1,8 @@
-/* The IDT: 32 interrupt gates for the CPU exceptions, nothing else. With
- * interrupts off and every source masked, only exceptions (and NMI) arrive. */
+/* The IDT: 32 interrupt gates for the CPU exceptions, and two for the
+ * serial session's watchdog (vector 32, the local APIC timer; 33, the
+ * APIC's spurious vector: traps/watchdog.c). With interrupts off and every
+ * source masked, only exceptions (and NMI) arrive, except while the
+ * watchdog is armed around a loaded body. */
 #include <stdint.h>
 #include "idt.h"
 
@@ -9,14 +12,16 @@ struct gate {
     uint16_t offset_hi;
 } __attribute__((packed));
 
-static struct gate idt[32];
+static struct gate idt[34];
 extern const uint32_t isr_stubs[32];
+extern const char isr_32[], isr_33[];
 
 void idt_init(void)
 {
-    for (int v = 0; v < 32; v++) {
-        idt[v].offset_lo = isr_stubs[v] & 0xffff;
-        idt[v].offset_hi = isr_stubs[v] >> 16;
+    for (int v = 0; v < 34; v++) {
+        uint32_t stub = v < 32 ? isr_stubs[v] : (uint32_t)(uintptr_t)(v == 32 ? isr_32 : isr_33);
+        idt[v].offset_lo = stub & 0xffff;
+        idt[v].offset_hi = stub >> 16;
         idt[v].selector = 0x08;
         idt[v].zero = 0;
         idt[v].flags = 0x8e; /* present, ring 0, 32-bit interrupt gate */

@@ -54,6 +54,13 @@ ISR_ERR   29
 ISR_ERR   30
 ISR_NOERR 31
 
+/* The two interrupt vectors in use, only while a loaded benchmark runs
+ * under the watchdog (traps/watchdog.c): the local APIC timer and the
+ * APIC's spurious vector. Same frame; fault_dispatch tells them apart. */
+ISR_NOERR 32
+ISR_NOERR 33
+    .globl isr_32, isr_33
+
 isr_common:
     pushal
     /* A benchmark body may have loaded any selector into DS/ES/FS/GS (the

@@ -1,0 +1,17 @@
+/* The watchdog over a loaded benchmark body (struct platform's watchdog):
+ * the local APIC timer in one-shot mode, the only interrupt source left
+ * unmasked, with IF set only while the body is measured. */
+#ifndef CK_BARE_WATCHDOG_H
+#define CK_BARE_WATCHDOG_H
+#include <stdint.h>
+
+/* ms > 0: arm (first use calibrates the APIC timer against the TSC);
+ * 0: disarm. NULL, or why there is no watchdog on this machine. */
+const char *bare_watchdog(uint32_t ms);
+
+/* For the interrupt handler: the bound in ms when this expiry is the armed
+ * watchdog's (then it is disarmed and the body is to be abandoned), 0 for a
+ * stale one. Sends the EOI either way. */
+uint32_t watchdog_fired(void);
+
+#endif

@@ -1,0 +1,146 @@
+"""`cyclekit db`: a results database of many runs on many machines.
+
+  cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why)
+  cyclekit db machines             the machines and how many runs each
+  cyclekit db show BENCH           that benchmark on every machine
+  cyclekit db compare RUN RUN      two stored runs side by side (RUN: number or run id)
+  cyclekit db export --csv [-o F]  every stored result, one CSV row each
+
+--db PATH|URL picks the database: a file path (SQLite), or
+postgresql://user@host/dbname for a lab's shared server (also
+postgresql://user@/dbname?host=/socket/dir). Default: SQLite at
+$XDG_DATA_HOME/cyclekit/results.db (~/.local/share/cyclekit/results.db).
+Exit: 0 done, 1 a log refused or nothing found, 2 a usage or database error.
+"""
+import argparse
+import csv
+import sys
+
+VERB = "db"
+HELP = "a results database (SQLite or PostgreSQL): import logs; list machines; show, compare, export results"
+
+
+def add_arguments(parser):
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH|URL", default=argparse.SUPPRESS,
+                        help="SQLite file or postgresql:// URL (default: the user's data dir)")
+    parser.add_argument("--db", metavar="PATH|URL", default=None,
+                        help="SQLite file or postgresql:// URL (default: the user's data dir)")
+    cmds = parser.add_subparsers(dest="dbcmd", metavar="COMMAND")
+    p = cmds.add_parser("import", parents=[common], help="store logs")
+    p.add_argument("logs", nargs="+", metavar="LOG")
+    cmds.add_parser("machines", parents=[common], help="list the machines")
+    p = cmds.add_parser("show", parents=[common], help="one benchmark on every machine")
+    p.add_argument("bench", metavar="BENCH")
+    p = cmds.add_parser("compare", parents=[common], help="two runs side by side")
+    p.add_argument("runs", nargs=2, metavar="RUN")
+    p = cmds.add_parser("export", parents=[common], help="all results as CSV")
+    p.add_argument("--csv", action="store_true", required=True, help="CSV (the one format)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+
+
+def _value(v, unit=""):
+    return "-" if v is None else f"{v:.2f}{unit}"
+
+
+def cmd_import(store, engine, args):
+    counts = {"stored": 0, "duplicate": 0, "refused": 0}
+    for path in args.logs:
+        state, message, _ = store.import_log(engine, path)
+        counts[state] += 1
+        print(f"{path}: {message}" if state != "refused" else f"{path}: refused: {message}",
+              file=sys.stderr if state == "refused" else sys.stdout)
+    print(f"{counts['stored']} stored, {counts['duplicate']} already there, {counts['refused']} refused")
+    return 1 if counts["refused"] else 0
+
+
+def cmd_machines(store, engine, args):
+    rows = store.machine_rows(engine)
+    if not rows:
+        print("no machines stored yet (cyclekit db import LOG...)", file=sys.stderr)
+        return 1
+    print(f'{"id":>4} {"runs":>5}  {"microcode":10}  machine')
+    for r in rows:
+        print(f'{r["id"]:>4} {r["runs"]:>5}  {r["microcode"] or "-":10}  {r["label"]}')
+    return 0
+
+
+def cmd_show(store, engine, args):
+    rows = store.show_rows(engine, args.bench)
+    if not rows:
+        near = store.similar_names(engine, args.bench)
+        print(f"no stored result named {args.bench!r}" + (f"; stored names like it: {', '.join(near)}"
+                                                          if near else ""), file=sys.stderr)
+        return 1
+    print(f'{"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cycles":>10} {"ticks":>10} {"±ticks":>8}  '
+          f'verdict / reason   machine')
+    for r in rows:
+        what = r["verdict"] if r["kind"] == "result" else f'{r["kind"]}: {r["reason"]}'
+        print(f'{r["machine"]:>7} {r["run"]:>5}  {r["run_code"]:18}  {r["platform"] or "-":8} '
+              f'{_value(r["cycles"]):>10} {_value(r["ticks"]):>10} {_value(r["stddev"]):>8}  '
+              f'{what or "-":18} {r["machine_label"]}')
+    return 0
+
+
+def cmd_compare(store, engine, args):
+    from results import compare
+    try:
+        found = [store.find_run(engine, key) for key in args.runs]
+    except LookupError as e:
+        print(f"cyclekit db compare: {e}", file=sys.stderr)
+        return 1
+    a, b = (store.StoredRun(engine, row) for row in found)
+    for run in (a, b):
+        print(f'{run.label}: {run.row["run"]} {run.row["label"]} ({run.row["platform"]}, {run.row["cmdline"] or ""})')
+    print(f'{"benchmark":34} {"unit":6} {"A":>10} {"B":>10} {"B/A":>7}  beyond spread')
+    for row in compare.rows([a, b]):
+        ca, cb = row.cells
+        flag = {True: "yes", False: "no", None: "-"}[cb.exceeds]
+        ratio = "-" if cb.ratio is None else f"{cb.ratio:.3f}"
+        print(f"{row.name:34} {ca.unit or cb.unit or '-':6} {_value(ca.value):>10} {_value(cb.value):>10} "
+              f"{ratio:>7}  {flag}")
+    return 0
+
+
+def cmd_export(store, engine, args):
+    header, rows = store.export_rows(engine)
+    out = open(args.output, "w", newline="", encoding="utf-8") if args.output else sys.stdout
+    try:
+        w = csv.writer(out)
+        w.writerow(header)
+        w.writerows(rows)
+    finally:
+        if args.output:
+            out.close()
+    print(f"{len(rows)} results exported", file=sys.stderr)
+    return 0
+
+
+COMMANDS = {"import": cmd_import, "machines": cmd_machines, "show": cmd_show, "compare": cmd_compare,
+            "export": cmd_export}
+
+
+def run(args):
+    if not args.dbcmd:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        from results import store
+        from sqlalchemy.exc import SQLAlchemyError
+    except ImportError as e:
+        print(f"cyclekit db: {e} in {sys.executable}: install python3-sqlalchemy (and python3-psycopg2 for "
+              "PostgreSQL; scripts/deps does) and run Debian's /usr/bin/python3", file=sys.stderr)
+        return 2
+    try:
+        engine = store.open_db(args.db)
+    except (SQLAlchemyError, ImportError, OSError) as e:
+        print(f"cyclekit db: cannot open the database {args.db or store.default_path()}: "
+              f"{str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    try:
+        return COMMANDS[args.dbcmd](store, engine, args)
+    except SQLAlchemyError as e:
+        print(f"cyclekit db {args.dbcmd}: database error: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()

@@ -1,0 +1,82 @@
+"""`cyclekit report LOG... -o DIR`: an HTML page of one or more runs, with figures.
+
+DIR/index.html is self-contained (its figures are embedded), and each
+figure is also written beside it as a PNG: latency.png (mem/chase against
+the working-set size, cache sizes marked), comparison.png (two or more
+logs: each run relative to the first), hist-N.png (raw samples, `raw`
+option). An incomplete log is shown with its problem and makes the exit
+status 1; a log that cannot be read is an error (exit 2).
+"""
+import os
+import sys
+
+VERB = "report"
+HELP = "an HTML page (with PNG figures) of one or more logs: machines, latency curve, comparison, verdicts"
+
+MAX_HISTOGRAMS = 48   # a full raw run has ~150 results: enough to see, not a page of hundreds
+
+
+def add_arguments(parser):
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="serial logs; the first is the comparison's baseline")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for index.html and the PNGs")
+    parser.add_argument("--histograms", type=int, default=MAX_HISTOGRAMS, metavar="N",
+                        help=f"at most N raw-sample histograms (default {MAX_HISTOGRAMS})")
+
+
+def _libraries():
+    try:
+        from results import figures, page, runlog, compare
+    except ImportError as e:
+        print(f"cyclekit report: {e} in {sys.executable}: install python3-matplotlib (scripts/deps does) "
+              "and run Debian's /usr/bin/python3", file=sys.stderr)
+        return None
+    return figures, page, runlog, compare
+
+
+def _label_uniquely(runs):
+    seen = {}
+    for run in runs:
+        n = seen.get(run.label, 0)
+        seen[run.label] = n + 1
+        if n:
+            run.label = f"{run.label}#{n + 1}"
+
+
+def run(args):
+    libs = _libraries()
+    if not libs:
+        return 2
+    figures, page, runlog, compare = libs
+    runs = []
+    for path in args.logs:
+        try:
+            runs.append(runlog.load(path))
+        except OSError as e:
+            print(f"cyclekit report: cannot read {path}: {e.strerror}", file=sys.stderr)
+            return 2
+    _label_uniquely(runs)
+    for run in runs:
+        if not run.log.records:
+            print(f"cyclekit report: {run.path}: not a cyclekit log ({'; '.join(run.problems)})", file=sys.stderr)
+            return 2
+    os.makedirs(args.output, exist_ok=True)
+    figs = {"latency": figures.latency_curve(runs),
+            "comparison": figures.comparison(runs, compare.rows(runs))}
+    with_samples = [(run, res) for run in runs for res in run.measured() if len(res.per_body()) >= 2]
+    with_samples = with_samples[:max(0, args.histograms)]
+    pngs = figures.histograms([(res, run.label) for run, res in with_samples])
+    hists = [(run, res, png) for (run, res), (_, png) in zip(with_samples, pngs)]
+    written = []
+    for name, png in list(figs.items()) + [(f"hist-{k}", h[2]) for k, h in enumerate(hists)]:
+        if png:
+            with open(os.path.join(args.output, name + ".png"), "wb") as f:
+                f.write(png)
+            written.append(name + ".png")
+    index = os.path.join(args.output, "index.html")
+    with open(index, "w", encoding="utf-8") as f:
+        f.write(page.render(runs, figs, hists))
+    print(f"cyclekit report: {index} ({len(runs)} logs, {len(written)} figures)", file=sys.stderr)
+    bad = [r for r in runs if not r.complete]
+    for r in bad:
+        print(f"cyclekit report: {r.path} is incomplete: {'; '.join(r.problems)}", file=sys.stderr)
+    return 1 if bad else 0

@@ -1,0 +1,167 @@
+"""The report page: one self-contained HTML file (figures embedded as data: URIs).
+
+Sections: the runs and their machines, the memory-latency curve, the
+comparison (two or more logs), the expectation verdicts, and the raw-sample
+distributions. Every figure is an <img class="figure" id="fig-..."> so a
+test (or a reader) can find each one; a short script records on <body> how
+many figures the browser decoded (data-figures-decoded) and any script error
+(data-errors), which is how the headless-browser test sees a broken page.
+"""
+import base64
+import datetime
+import html
+
+from results import compare
+
+STYLE = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1200px; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
+th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top;
+         max-width: 24em; overflow-wrap: anywhere; }
+td.num { text-align: right; font-family: monospace; }
+tr.exceeds td.ratio { background: #ffe08a; font-weight: bold; }
+.warn { background: #fdd; border: 1px solid #c00; padding: 0.4em; }
+.note { color: #555; font-size: 0.9em; }
+img.figure { border: 1px solid #ddd; margin: 4px; }
+.hists img.figure { width: 380px; }
+"""
+
+CHECK_SCRIPT = """
+window.addEventListener('error', function (e) {
+  document.body.dataset.errors = (document.body.dataset.errors || '') + (e.message || 'resource failed') + ';';
+}, true);
+window.addEventListener('load', function () {
+  var figs = document.querySelectorAll('img.figure'), ok = 0;
+  for (var i = 0; i < figs.length; i++) if (figs[i].complete && figs[i].naturalWidth > 0) ok++;
+  document.body.dataset.figures = figs.length;
+  document.body.dataset.figuresDecoded = ok;
+});
+"""
+
+
+def esc(v):
+    return html.escape("-" if v is None else str(v))
+
+
+def fmt(v, digits=2):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def img(fig_id, png, alt):
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img class="figure" id="{esc(fig_id)}" alt="{esc(alt)}" src="data:image/png;base64,{data}">'
+
+
+def table(head, rows, row_classes=None):
+    out = ["<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
+    for i, row in enumerate(rows):
+        cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
+        out.append(f"<tr{cls}>" + "".join(cell if cell.startswith("<td") else f"<td>{esc(cell)}</td>"
+                                          for cell in row) + "</tr>")
+    return "\n".join(out) + "</table>"
+
+
+def counts(run):
+    c = {"results": 0, "ok": 0, "off": 0, "untrusted": 0, "unstable": 0, "skipped": 0, "faulted": 0}
+    for r in run.results:
+        if r.kind == "skip":
+            c["skipped"] += 1
+        elif r.kind == "fault":
+            c["faulted"] += 1
+        else:
+            c["results"] += 1
+            c["unstable"] += r.stable is False
+            key = {"ok": "ok", "off": "off", "untrusted timing": "untrusted"}.get(r.verdict)
+            if key:
+                c[key] += 1
+    return ", ".join(f"{v} {k}" for k, v in c.items())
+
+
+def summary(runs):
+    rows = []
+    for run in runs:
+        trust = run.trust.get("why") if isinstance(run.trust.get("why"), str) else ""
+        trust = ("trusted" if run.trusted else "NOT trusted" if run.trusted is False else "?") + (
+            f": {trust}" if trust else "")
+        smbios = ", ".join(f"{k}={v}" for k, v in run.smbios.items()) or "none in the log"
+        state = "complete" if run.complete else "INCOMPLETE: " + "; ".join(run.problems)
+        rows.append([run.label, run.machine_label(), run.platform_kind or "?",
+                     str(run.platform.get("firmware") or run.platform.get("os") or "-"), smbios,
+                     run.machine()["microcode"] or "-",
+                     f"{run.version or '?'}, built {run.built or '?'} by {run.compiler or '?'}",
+                     run.run_id or "-", run.cmdline or "", f"{state}, status {run.status}",
+                     trust, counts(run)])
+    head = ["log", "machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
+            "options", "log state", "timing trust", "outcome"]
+    return table(head, rows)
+
+
+def comparison_table(runs, rows):
+    head = ["benchmark", "unit"] + [f"{r.label}" for r in runs] + [
+        f"{r.label} / {runs[0].label}" for r in runs[1:]]
+    body, classes = [], []
+    for row in rows:
+        unit = next((c.unit for c in row.cells if c.unit), "-")
+        vals = [f'<td class="num">{fmt(c.value)}' + (f" ± {fmt(c.spread)}" if c.spread is not None else "")
+                + "</td>" for c in row.cells]
+        ratios = []
+        for c in row.cells[1:]:
+            mark = " *" if c.exceeds else ""
+            ratios.append(f'<td class="num ratio">{fmt(c.ratio, 3)}{mark}</td>')
+        body.append([row.name, unit] + vals + ratios)
+        classes.append("exceeds" if any(c.exceeds for c in row.cells[1:]) else "")
+    return table(head, body, classes)
+
+
+def expectations(runs):
+    rows = []
+    for run in runs:
+        for r in run.measured():
+            if r.expect_uarch is None:
+                continue
+            rows.append([r.name, run.label, r.expect_uarch, f'<td class="num">{fmt(r.expect_cycles)}</td>',
+                         f'<td class="num">{fmt(r.expect_tolerance)}</td>',
+                         f'<td class="num">{fmt(r.cycles)}</td>', r.cycles_unit or "-", r.verdict or "-"])
+    if not rows:
+        return '<p class="note">No result in these logs states an expectation for its CPU.</p>'
+    rows.sort(key=lambda r: (r[2] != "P5", r[0], r[1]))
+    return table(["benchmark", "log", "expected on", "cycles expected", "tolerance", "cycles measured",
+                  "cycles are", "verdict"], rows)
+
+
+def render(runs, figs, hists):
+    """The page. figs: {"latency": png|None, "comparison": png|None};
+    hists: [(run, result, png)]."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>cyclekit report</title>"
+             f"<style>{STYLE}</style><script>{CHECK_SCRIPT}</script></head><body>",
+             f"<h1>cyclekit report</h1><p class='note'>{len(runs)} log(s), made {now} by cyclekit report.</p>"]
+    for run in runs:
+        if not run.complete:
+            parts.append(f"<p class='warn'>{esc(run.path)} is incomplete: {esc('; '.join(run.problems))}. "
+                         "Its records up to the cut are shown.</p>")
+    parts += ["<h2 id='runs'>Runs and machines</h2>", summary(runs), "<h2 id='latency'>Memory latency</h2>"]
+    parts.append(img("fig-latency", figs["latency"], "memory latency curve") if figs.get("latency") else
+                 "<p class='note'>No mem/chase results in these logs (run with bench=mem/chase/*).</p>")
+    if len(runs) > 1:
+        rows = compare.rows(runs)
+        parts += ["<h2 id='comparison'>Comparison</h2>",
+                  f"<p class='note'>Ratios to the first log, {esc(runs[0].label)}. Values are core "
+                  "cycles where both runs have cycles, else ticks (never one divided by the other). "
+                  "Values are shown ± each run's standard deviation per body; a ratio marked * (highlighted) "
+                  "differs from the first log by more than the two runs' spreads together.</p>"]
+        if figs.get("comparison"):
+            parts.append(img("fig-comparison", figs["comparison"], "comparison per benchmark"))
+        parts.append(comparison_table(runs, rows))
+    parts += ["<h2 id='expectations'>Expectations (P5 and modern cores)</h2>", expectations(runs),
+              "<h2 id='distributions'>Distributions of the raw samples</h2>"]
+    if hists:
+        parts.append("<div class='hists'>")
+        for k, (run, res, png) in enumerate(hists):
+            parts.append(img(f"fig-hist-{k}", png, f"{res.name} in {run.label}"))
+        parts.append("</div>")
+    else:
+        parts.append("<p class='note'>No raw samples in these logs: boot with the <code>raw</code> "
+                     "option to record every sample.</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,228 @@
+"""A cyclekit log read into a Run: who ran it (machine, build), what it measured.
+
+The facts come from the log's records (README.md, "What the output means"):
+the begin record (version, built, compiler, run id, options), the platform
+record (firmware, SMBIOS identity where present), the cpu record (vendor,
+name, family/model/stepping, microcode, caches), the trust record, one
+result / skip / fault per benchmark, and, with the `raw` option, a samples
+record right after each result. Reading never raises for odd records: a
+field of the wrong type reads as missing.
+"""
+import math
+import os
+import re
+import statistics
+
+import cyclekit_log
+
+# The SMBIOS strings that name a machine (SMBIOS spec DSP0134 §7.2 system
+# information, §7.3 baseboard, §7.1 BIOS information), as the platform
+# record's "smbios" object carries them.
+SMBIOS_IDENTITY = ("system_manufacturer", "system_product", "board_manufacturer", "board_product",
+                   "bios_vendor", "bios_version", "bios_date")
+
+# mem/chase/<size>: the working set of one pointer-chase benchmark.
+CHASE = re.compile(r"^mem/chase/(\d+)([KMG])$")
+UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def number(v):
+    """v as a finite float, or None (missing, a string, a boolean, infinite)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def text(v):
+    return v if isinstance(v, str) else None
+
+
+def microcode_text(v):
+    """The cpu record's microcode revision (a number, as IA32_BIOS_SIGN_ID
+    bits 63:32 or AMD's patch level read it) in hex, the way vendors print
+    it ("0x1000065"); None when the log has none."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"0x{v:x}"
+    return text(v)
+
+
+def chase_bytes(name):
+    """The working-set size in bytes of a mem/chase benchmark, else None."""
+    m = CHASE.match(name or "")
+    return int(m.group(1)) * UNITS[m.group(2)] if m else None
+
+
+class Result:
+    """One benchmark's outcome in one run: a result, a skip or a fault."""
+
+    def __init__(self, rec, samples=None):
+        self.kind = rec.get("type")
+        self.name = text(rec.get("name")) or "?"
+        self.ticks = number(rec.get("ticks"))
+        self.cycles = number(rec.get("cycles"))
+        self.cycles_unit = text(rec.get("cycles_unit"))
+        self.ns = number(rec.get("ns"))
+        self.time_unit = text(rec.get("time_unit"))     # what a tick is: "tsc", "pit/1000", ...
+        self.verdict = text(rec.get("verdict"))
+        self.reason = text(rec.get("reason")) or text(rec.get("why"))
+        self.stable = rec.get("stable") if isinstance(rec.get("stable"), bool) else None
+        stats = rec.get("stats") if isinstance(rec.get("stats"), dict) else {}
+        self.stddev = number(stats.get("stddev"))
+        exp = rec.get("expect") if isinstance(rec.get("expect"), dict) else None
+        self.expect_uarch = text(exp.get("uarch")) if exp else None
+        self.expect_cycles = number(exp.get("cycles")) if exp else None
+        self.expect_tolerance = number(exp.get("tolerance")) if exp else None
+        self.unroll = number(rec.get("unroll"))
+        self.loops = number(rec.get("loops"))
+        self.samples = samples          # the samples record, or None
+
+    @property
+    def value(self):
+        """(number, unit): core cycles where the log has them, else ticks; (None, None) without."""
+        if self.cycles is not None:
+            return self.cycles, "cycles"
+        if self.ticks is not None:
+            return self.ticks, "ticks"
+        return None, None
+
+    @property
+    def spread(self):
+        """The run's own spread of this result (the samples' standard deviation
+        per body), in the unit of `value`; None when unknown."""
+        v, unit = self.value
+        if self.stddev is None or v is None:
+            return None
+        if unit == "cycles":
+            if not self.ticks:
+                return None
+            return self.stddev * v / self.ticks
+        return self.stddev
+
+    def per_body(self):
+        """The raw samples as ticks per body, (t(2U) - t(U)) / (U·L) each, the
+        same difference whose median is the result (README.md, "How a
+        benchmark is measured"); [] without a samples record."""
+        s = self.samples
+        if not s or not self.unroll or not self.loops:
+            return []
+        tu, t2u = s.get("tU"), s.get("t2U")
+        if not isinstance(tu, list) or not isinstance(t2u, list):
+            return []
+        scale = self.unroll * self.loops
+        return [(b - a) / scale for a, b in zip(tu, t2u)
+                if number(a) is not None and number(b) is not None]
+
+
+class Run:
+    """One log: its completeness, machine identity, build and results."""
+
+    def __init__(self, path, log):
+        self.path = path
+        self.log = log
+        self.label = os.path.splitext(os.path.basename(path))[0]
+        self.complete = log.complete
+        self.problems = log.problems
+        self.checksum = text(log.end.get("checksum")) if log.end else None
+        self.status = log.status
+        begin = log.records[0] if log.records else {}
+        self.cmdline = text(begin.get("cmdline"))
+        self.platform_kind = text(begin.get("platform"))
+        self.version, self.built, self.compiler, self.run_id = (
+            text(log.version), text(log.built), text(log.compiler), text(log.run))
+        self.cpu = self._first("cpu")
+        self.platform = self._first("platform")
+        self.trust = self._first("trust")
+        self.results = self._results()
+
+    def _first(self, kind):
+        found = self.log.of_type(kind)
+        return found[0] if found and isinstance(found[0], dict) else {}
+
+    def _results(self):
+        out, records = [], self.log.records
+        for i, rec in enumerate(records):
+            if rec.get("type") not in ("result", "skip", "fault") or "name" not in rec:
+                continue
+            nxt = records[i + 1] if i + 1 < len(records) else None
+            samples = nxt if rec.get("type") == "result" and nxt and nxt.get("type") == "samples" else None
+            out.append(Result(rec, samples))
+        return out
+
+    def measured(self):
+        return [r for r in self.results if r.kind == "result"]
+
+    def result(self, name):
+        for r in self.results:
+            if r.name == name:
+                return r
+        return None
+
+    @property
+    def smbios(self):
+        s = self.platform.get("smbios")
+        return {k: v for k, v in s.items() if isinstance(v, (str, int, float))} if isinstance(s, dict) else {}
+
+    @property
+    def trusted(self):
+        return self.trust.get("trusted") if isinstance(self.trust.get("trusted"), bool) else None
+
+    def machine(self):
+        """The identity of the machine, as a dict of plain values: the CPU
+        (vendor, decoded name, brand string, family/model/stepping,
+        microcode, hypervisor) and the SMBIOS system, board and BIOS."""
+        c = self.cpu
+        ident = {
+            "vendor": text(c.get("vendor_string")) or text(c.get("vendor")),
+            "cpu_name": text(c.get("name")),
+            "brand": text(c.get("brand")) or None,
+            "family": c.get("family") if isinstance(c.get("family"), int) else None,
+            "model": c.get("model") if isinstance(c.get("model"), int) else None,
+            "stepping": c.get("stepping") if isinstance(c.get("stepping"), int) else None,
+            "microcode": microcode_text(c.get("microcode")),
+            "hypervisor": text(c.get("hypervisor_name")),
+        }
+        for key in SMBIOS_IDENTITY:
+            v = self.smbios.get(key)
+            ident[key] = str(v) if v is not None else None
+        return ident
+
+    def machine_label(self):
+        m = self.machine()
+        system = " ".join(v for v in (m["system_manufacturer"], m["system_product"]) if v)
+        cpu = m["brand"] or m["cpu_name"] or "unknown CPU"
+        if m["cpu_name"] and m["brand"] and m["cpu_name"] not in m["brand"]:
+            cpu = f'{m["cpu_name"]}, "{m["brand"]}"'
+        fms = "/".join(str(m[k]) for k in ("family", "model", "stepping") if m[k] is not None)
+        where = system or m["hypervisor"] or ""
+        return f'{cpu} ({m["vendor"] or "?"} {fms})' + (f" on {where}" if where else "")
+
+    def caches(self):
+        """[(label, bytes)] of the data and unified caches the cpu record lists."""
+        out = []
+        for c in self.cpu.get("caches") or []:
+            if not isinstance(c, dict) or c.get("kind") not in ("data", "unified"):
+                continue
+            size, level = number(c.get("size")), c.get("level")
+            if size:
+                out.append((f'L{level}{"d" if c["kind"] == "data" else ""}', int(size)))
+        return out
+
+    def chase_curve(self):
+        """[(bytes, value, unit)] of the mem/chase results, smallest first."""
+        pts = []
+        for r in self.measured():
+            size = chase_bytes(r.name)
+            v, unit = r.value
+            if size and v is not None:
+                pts.append((size, v, unit))
+        return sorted(pts)
+
+
+def load(path):
+    """The Run of the log at path (complete or not: callers decide)."""
+    return Run(path, cyclekit_log.parse_file(path))
+
+
+def median(values):
+    return statistics.median(values) if values else None

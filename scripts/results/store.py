@@ -1,0 +1,205 @@
+"""The results database: import logs, and the queries of `cyclekit db`.
+
+Every statement is built with SQLAlchemy Core (results.schema), so the same
+code runs on SQLite (the default, a file) and PostgreSQL (a lab's shared
+server, `postgresql://...`, through psycopg2). Only complete logs are
+stored (a truncated log's numbers cannot be told from a finished run's),
+each once: a log is known by its end record's checksum with its run id.
+"""
+import datetime
+import hashlib
+import json
+import os
+
+from sqlalchemy import and_, create_engine, func, select
+from sqlalchemy.exc import IntegrityError
+
+from results import runlog
+from results.schema import machines, metadata, results, runs, samples
+
+MACHINE_FIELDS = ("vendor", "cpu_name", "brand", "family", "model", "stepping", "microcode", "hypervisor",
+                  "system_manufacturer", "system_product", "board_manufacturer", "board_product",
+                  "bios_vendor", "bios_version", "bios_date")
+RESULT_FIELDS = ("ticks", "cycles", "cycles_unit", "ns", "time_unit", "stddev", "stable", "expect_uarch", "expect_cycles",
+                 "expect_tolerance", "verdict", "reason", "unroll", "loops")
+BIGINT_MAX = (1 << 63) - 1
+
+
+def default_path():
+    """$XDG_DATA_HOME/cyclekit/results.db, else ~/.local/share/cyclekit/results.db
+    (XDG Base Directory Specification, specifications.freedesktop.org/basedir-spec)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "cyclekit", "results.db")
+
+
+def url_of(db):
+    """A database URL: a URL as given (postgresql://..., sqlite:///...), a path as SQLite."""
+    if db and "://" in db:
+        if db.startswith("postgresql://"):
+            return "postgresql+psycopg2://" + db[len("postgresql://"):]
+        return db
+    path = os.path.abspath(db or default_path())
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    return "sqlite:///" + path
+
+
+def open_db(db):
+    """An engine on the database, its tables created if missing."""
+    engine = create_engine(url_of(db), future=True)
+    metadata.create_all(engine)
+    return engine
+
+
+def identity_of(machine):
+    return hashlib.sha256(json.dumps(machine, sort_keys=True).encode()).hexdigest()
+
+
+def _machine_id(conn, run):
+    m = run.machine()
+    ident = identity_of(m)
+    found = conn.execute(select(machines.c.id).where(machines.c.identity == ident)).scalar()
+    if found is not None:
+        return found
+    row = {k: m[k] for k in MACHINE_FIELDS}
+    return conn.execute(machines.insert().values(identity=ident, label=run.machine_label(), **row)) \
+        .inserted_primary_key[0]
+
+
+def _bigint(v):
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= BIGINT_MAX else None
+
+
+def _store_results(conn, run_id, run):
+    for res in run.results:
+        row = {k: getattr(res, k) for k in RESULT_FIELDS}
+        row["unroll"] = int(res.unroll) if res.unroll is not None else None
+        row["loops"] = int(res.loops) if res.loops is not None else None
+        rid = conn.execute(results.insert().values(run_id=run_id, name=res.name, kind=res.kind, **row)) \
+            .inserted_primary_key[0]
+        s = res.samples or {}
+        cols = [s.get(k) if isinstance(s.get(k), list) else [] for k in ("t0", "tU", "t2U")]
+        rows = [{"result_id": rid, "idx": i, "t0": _bigint(a), "tu": _bigint(b), "t2u": _bigint(c)}
+                for i, (a, b, c) in enumerate(zip(*cols))]
+        if rows:
+            conn.execute(samples.insert(), rows)
+
+
+def import_log(engine, path):
+    """Store the log at path: ("stored", message, id), ("duplicate", message, id)
+    or ("refused", reason, None)."""
+    try:
+        run = runlog.load(path)
+    except OSError as e:
+        return "refused", f"cannot read it: {e.strerror}", None
+    if not run.complete:
+        return "refused", "incomplete log: " + "; ".join(run.problems), None
+    key = and_(runs.c.checksum == run.checksum, runs.c.run == (run.run_id or "-"))
+    try:
+        with engine.begin() as conn:
+            found = conn.execute(select(runs.c.id).where(key)).scalar()
+            if found is not None:
+                return "duplicate", f"already stored as run {found} (checksum {run.checksum})", found
+            values = dict(checksum=run.checksum, run=run.run_id or "-", machine_id=_machine_id(conn, run),
+                          label=run.label, version=run.version, built=run.built, compiler=run.compiler,
+                          platform=run.platform_kind, cmdline=run.cmdline,
+                          status=run.status if isinstance(run.status, int) else None,
+                          records=len(run.log.records), trusted=run.trusted,
+                          imported=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+            run_id = conn.execute(runs.insert().values(**values)).inserted_primary_key[0]
+            _store_results(conn, run_id, run)
+    except IntegrityError:
+        # Another importer stored the same log (or machine) between our look-up and insert.
+        with engine.connect() as conn:
+            found = conn.execute(select(runs.c.id).where(key)).scalar()
+        if found is None:
+            raise
+        return "duplicate", f"already stored as run {found} (checksum {run.checksum})", found
+    return "stored", f"stored as run {run_id} ({len(run.results)} results)", run_id
+
+
+def machine_rows(engine):
+    q = (select(machines.c.id, machines.c.label, machines.c.microcode, func.count(runs.c.id).label("runs"))
+         .select_from(machines.outerjoin(runs, runs.c.machine_id == machines.c.id))
+         .group_by(machines.c.id, machines.c.label, machines.c.microcode).order_by(machines.c.id))
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(q)]
+
+
+def show_rows(engine, bench):
+    """That benchmark in every stored run, grouped by machine."""
+    q = (select(machines.c.id.label("machine"), machines.c.label.label("machine_label"), runs.c.id.label("run"),
+                runs.c.run.label("run_code"), runs.c.platform, results.c.kind, results.c.ticks,
+                results.c.cycles, results.c.cycles_unit, results.c.stddev, results.c.verdict, results.c.reason)
+         .select_from(results.join(runs, results.c.run_id == runs.c.id)
+                      .join(machines, runs.c.machine_id == machines.c.id))
+         .where(results.c.name == bench).order_by(machines.c.id, runs.c.id))
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(q)]
+
+
+def similar_names(engine, bench, limit=8):
+    stem = bench.split("/")[0]
+    q = (select(results.c.name).where(results.c.name.like(stem + "%")).distinct()
+         .order_by(results.c.name).limit(limit))
+    with engine.connect() as conn:
+        return [r[0] for r in conn.execute(q)]
+
+
+def find_run(engine, key):
+    """The runs row a user means by key: its number in the database, its run id
+    (0x...), or a unique prefix of the run id. LookupError says why not."""
+    with engine.connect() as conn:
+        if key.isdigit():
+            row = conn.execute(select(runs).where(runs.c.id == int(key))).first()
+            if row is None:
+                raise LookupError(f"no run {key} in the database")
+            return dict(row._mapping)
+        found = conn.execute(select(runs).where(runs.c.run.like(key.lower() + "%"))).fetchall()
+    if len(found) != 1:
+        raise LookupError(f"run id {key!r} matches {len(found)} stored runs (give more digits or the run number)"
+                          if found else f"no stored run has run id {key!r}")
+    return dict(found[0]._mapping)
+
+
+class StoredRun:
+    """A stored run with the interface results.compare needs (label, measured(), result())."""
+
+    def __init__(self, engine, run_row):
+        self.label = f'run {run_row["id"]}'
+        self.row = run_row
+        with engine.connect() as conn:
+            rows = conn.execute(select(results).where(results.c.run_id == run_row["id"])
+                                .order_by(results.c.id)).fetchall()
+        self._results = [self._result(dict(r._mapping)) for r in rows]
+
+    @staticmethod
+    def _result(row):
+        rec = {"type": row["kind"], "name": row["name"], "stats": {"stddev": row["stddev"]}}
+        rec.update({k: row[k] for k in RESULT_FIELDS if row[k] is not None and not k.startswith("expect")})
+        return runlog.Result(rec)
+
+    def measured(self):
+        return [r for r in self._results if r.kind == "result"]
+
+    def result(self, name):
+        return next((r for r in self._results if r.name == name), None)
+
+
+EXPORT_COLUMNS = (
+    [("machine", machines.c.id), ("machine_label", machines.c.label)]
+    + [(k, machines.c[k]) for k in MACHINE_FIELDS]
+    + [("run", runs.c.id), ("run_id", runs.c.run), ("checksum", runs.c.checksum), ("log", runs.c.label),
+       ("version", runs.c.version), ("built", runs.c.built), ("platform", runs.c.platform),
+       ("cmdline", runs.c.cmdline), ("status", runs.c.status), ("trusted", runs.c.trusted),
+       ("benchmark", results.c.name), ("kind", results.c.kind)]
+    + [(k, results.c[k]) for k in RESULT_FIELDS])
+
+
+def export_rows(engine):
+    """(header, rows): every stored result with its run and machine."""
+    q = (select(*[col.label(name) for name, col in EXPORT_COLUMNS])
+         .select_from(results.join(runs, results.c.run_id == runs.c.id)
+                      .join(machines, runs.c.machine_id == machines.c.id))
+         .order_by(runs.c.id, results.c.id))
+    with engine.connect() as conn:
+        return [name for name, _ in EXPORT_COLUMNS], [tuple(r) for r in conn.execute(q)]

@@ -1,0 +1,137 @@
+"""Loadable benchmarks and the serial session on the hosted runner: the
+same kernel/load and kernel/serve code as on bare metal, fed by module=PATH
+and by stdin. The session client (scripts/cyclekit_wire.py) talks to it
+through a local TCP socket bridged to the runner's stdin and stdout, so the
+client is tested against the real protocol, not a fake. Records only: no
+timing is asserted (the runner may be under qemu-i386)."""
+import os
+import socket
+import subprocess
+import sys
+import threading
+import zlib
+
+import pytest
+
+from test_hosted import ROOT, RUNNER, _launch, _launcher
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cyclekit_log  # noqa: E402
+import cyclekit_module  # noqa: E402
+import cyclekit_wire  # noqa: E402
+
+ADD2 = bytes.fromhex("01d801d1")   # add eax,ebx; add ecx,edx
+UD2 = bytes.fromhex("0f0b")
+
+
+def launcher():
+    if not os.path.exists(RUNNER):
+        pytest.skip("build/cyclekit-hosted missing (make hosted)")
+    if not _launch:
+        _launch.append(_launcher())
+    return _launch[0] + [RUNNER]
+
+
+def test_module_files_are_loaded_checked_and_run(tmp_path):
+    good = tmp_path / "add2.ckb"
+    good.write_bytes(cyclekit_module.encode("snip/add2", ADD2, description="two adds"))
+    wide = tmp_path / "wide.ckb"
+    wide.write_bytes(cyclekit_module.encode("snip/wide", ADD2, mode=64))
+    bad = bytearray(cyclekit_module.encode("snip/bad", ADD2))
+    bad[-1] ^= 1
+    (tmp_path / "bad.ckb").write_bytes(bytes(bad))
+    # Relative paths: a word of the command line holds at most 255 characters.
+    argv = [os.path.abspath(a) if os.path.exists(a) else a for a in launcher()]
+    out = subprocess.run(argv + ["module=add2.ckb,wide.ckb,bad.ckb,missing.ckb", "bench=snip/*", "samples=5"],
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300, cwd=tmp_path)
+    log = cyclekit_log.parse(out.stdout)
+    assert log.complete, log.problems
+    mods = log.of_type("module")
+    assert [(x["name"], x["accepted"]) for x in mods] == \
+        [("snip/add2", True), ("snip/wide", True), (None, False), (None, False)]
+    assert mods[2]["reason"].startswith("CRC-32 0x") and mods[2]["reason"].endswith(
+        f"does not match the stored 0x{int.from_bytes(bad[-4:], 'little'):08x}")
+    assert mods[3]["origin"].endswith("missing.ckb (cannot open: No such file or directory)")
+    assert [r["name"] for r in log.of_type("result")] == ["snip/add2"]
+    assert log.of_type("result")[0]["desc"] == "two adds"
+    assert [(s["name"], s["reason"]) for s in log.of_type("skip")] == \
+        [("snip/wide", "64-bit code cannot run on this platform")]
+    assert len(log.notes("warn", "module")) == 2
+
+
+class Bridge:
+    """A TCP server on 127.0.0.1 whose one client is joined to a process's
+    stdin and stdout (what a serial line is to the kernel)."""
+
+    def __init__(self, argv):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(1)
+        self.port = self.server.getsockname()[1]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        conn, _ = self.server.accept()
+
+        def down():
+            for chunk in iter(lambda: self.proc.stdout.read1(4096), b""):
+                conn.sendall(chunk)
+            conn.shutdown(socket.SHUT_WR)
+        threading.Thread(target=down, daemon=True).start()
+        for chunk in iter(lambda: conn.recv(4096), b""):
+            self.proc.stdin.write(chunk)
+            self.proc.stdin.flush()
+        self.proc.stdin.close()
+
+
+@pytest.fixture(scope="module")
+def session():
+    bridge = Bridge(launcher() + ["serve", "samples=5"])
+    s = cyclekit_wire.Session(f"socket://127.0.0.1:{bridge.port}", timeout=120)
+    yield s
+    s.close()
+    bridge.proc.kill()
+
+
+def test_identify_and_list(session):
+    assert session.ready["input"] == "stdin"
+    assert [r["type"] for r in session.identify()] == ["cpu", "timer"]
+    assert any(b["name"] == "calib/add_chain" and not b["loaded"] for b in session.list())
+
+
+def test_load_run_and_errors(session):
+    ack = session.load(cyclekit_module.encode("snip/add2", ADD2))
+    assert (ack["name"], ack["accepted"], ack["origin"], ack["body_bytes"]) == ("snip/add2", True, "session", 4)
+    again = session.load(cyclekit_module.encode("snip/add2", ADD2))
+    assert again["replaced"] is True
+    recs = session.run("snip/add2", "samples=7")
+    assert [(r["name"], r["samples"]) for r in recs if r["type"] == "result"] == [("snip/add2", 7)]
+    data = cyclekit_module.encode("snip/x", ADD2)
+    with pytest.raises(cyclekit_wire.WireError, match="frame CRC-32 is"):
+        session.load(data, crc=zlib.crc32(data) ^ 0xff)
+    with pytest.raises(cyclekit_wire.WireError, match="no benchmark matches 'nothing/\\*'"):
+        session.run("nothing/*")
+    session.load(cyclekit_module.encode("snip/ud2", UD2))
+    with pytest.raises(cyclekit_wire.WireError) as e:
+        session.run("snip/ud2")
+    assert [(f["where"], f["name"]) for f in e.value.records if f["type"] == "fault"] == \
+        [("benchmark snip/ud2", "#UD")]
+    session.load(cyclekit_module.encode("snip/hang", bytes.fromhex("ebfe")))   # 1: jmp 1b
+    with pytest.raises(cyclekit_wire.WireError) as e:
+        session.run("snip/hang", "watchdog=300")
+    assert [(f["name"], f["detected_by"], f["bound_ms"]) for f in e.value.records if f["type"] == "fault"] == \
+        [("watchdog", "watchdog", 300)]
+    with pytest.raises(cyclekit_wire.WireError, match="cannot reboot"):
+        session.reboot()
+    # run options hold for one request: the next starts from the boot's (samples=5)
+    recs = session.run("snip/add2")
+    assert [r["samples"] for r in recs if r["type"] == "result"] == [5]
+
+
+def test_end_gives_the_status_and_a_complete_log(session):
+    end = session.end()
+    assert end["status"] == 2   # the #UD and the watchdog above
+    log = cyclekit_log.parse("\n".join(session.lines))
+    assert log.complete, log.problems

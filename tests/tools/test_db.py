@@ -1,0 +1,199 @@
+"""`cyclekit db` on SQLite and on a real PostgreSQL server: twenty logs
+imported, each once; a truncated log refused with the reason; the queries
+(machines, show, compare, export) against the numbers in the logs."""
+import contextlib
+import csv
+import glob
+import importlib.machinery
+import importlib.util
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import ROOT
+import logsynth
+
+_loader = importlib.machinery.SourceFileLoader("front", f"{ROOT}/scripts/cyclekit")
+FRONT = importlib.util.module_from_spec(importlib.util.spec_from_loader("front", _loader))
+_loader.exec_module(FRONT)
+
+
+def pg_bindir():
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return os.path.dirname(found[-1]) if found else None
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    """A PostgreSQL server of our own: a cluster in a temporary directory,
+    reached only through a unix socket there (no TCP port). initdb refuses
+    root, so as root the server runs as `nobody`."""
+    bindir = pg_bindir()
+    if not bindir:
+        pytest.skip("PostgreSQL is not installed (Debian package postgresql; scripts/deps installs it)")
+    pytest.importorskip("psycopg2", reason="python3-psycopg2 is not installed (scripts/deps installs it)")
+    top = tempfile.mkdtemp(prefix="ck-pg-")
+    os.chmod(top, 0o755)
+    as_user = []
+    if os.getuid() == 0:
+        shutil.chown(top, "nobody")
+        as_user = ["runuser", "-u", "nobody", "--"]
+    data = os.path.join(top, "data")
+    run = lambda *cmd: subprocess.run(as_user + list(cmd), check=True, capture_output=True, text=True, cwd=top)
+    run(f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "ck", "-E", "UTF8", "--no-sync")
+    run(f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(top, "server.log"), "-w", "-t", "60",
+        "-o", f"-k {top} -c listen_addresses='' -F", "start")
+    try:
+        yield f"postgresql://ck@/postgres?host={top}", top
+    finally:
+        subprocess.run(as_user + [f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
+                       capture_output=True, cwd=top)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def db(request, tmp_path_factory):
+    """A fresh, empty database of each kind (as the --db argument), shared by
+    the tests of this file: the twenty logs are imported once into each."""
+    if request.param == "sqlite":
+        return str(tmp_path_factory.mktemp("sqlite") / "results.db")
+    url, top = request.getfixturevalue("postgres")
+    from sqlalchemy import create_engine, text
+    name = "cyclekit_test"
+    admin = create_engine(url.replace("postgresql://", "postgresql+psycopg2://"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return f"postgresql://ck@/{name}?host={top}"
+
+
+@pytest.fixture(scope="module")
+def twenty(tmp_path_factory):
+    """Twenty distinct complete logs: five runs of each committed log."""
+    d = tmp_path_factory.mktemp("twenty")
+    return [logsynth.variant(name, k, str(d / f"{name}-{k}.log")) for name in logsynth.NAMES for k in range(5)]
+
+
+@pytest.fixture(scope="module")
+def loaded(db, twenty):
+    """db with the twenty logs imported: (db, the import's output)."""
+    return db, ck(db, "import", *twenty)
+
+
+def ck(db, *args):
+    """`cyclekit db --db DB ARGS...`, in this process (quicker than a new
+    interpreter loading SQLAlchemy each time): returncode, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = FRONT.main(["db", "--db", db] + list(args))
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def stored(db):
+    p = ck(db, "export", "--csv")
+    assert p.returncode == 0, p.stderr
+    return list(csv.DictReader(io.StringIO(p.stdout)))
+
+
+def test_twenty_logs_stored_once_each(loaded, twenty):
+    db, first = loaded
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[-1] == "20 stored, 0 already there, 0 refused"
+    again = ck(db, "import", *twenty[:3], twenty[0])
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[-1] == "0 stored, 4 already there, 0 refused"
+    assert again.stdout.splitlines()[0] == f"{twenty[0]}: already stored as run 1 (checksum " \
+        f"{logsynth.cyclekit_log.parse_file(twenty[0]).end['checksum']})"
+    rows = stored(db)
+    expected = sum(len([r for r in logsynth.records(n) if r["type"] in ("result", "skip", "fault")])
+                   for n in logsynth.NAMES) * 5
+    assert len(rows) == expected
+    assert len({r["run"] for r in rows}) == 20
+
+
+def test_machines_are_the_cpu_models(loaded):
+    db, _ = loaded
+    p = ck(db, "machines")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()[1:]
+    # pentium, 486, and one K7 (QEMU's max model) shared by the bare and hosted runs.
+    assert len(lines) == 3
+    runs = {line.split(None, 3)[3]: int(line.split()[1]) for line in lines}
+    assert runs[next(k for k in runs if k.startswith("Pentium MMX (P55C)"))] == 5
+    assert runs[next(k for k in runs if k.startswith("i486DX4"))] == 5
+    assert runs[next(k for k in runs if k.startswith("K7 (Palomino)"))] == 10
+
+
+def test_truncated_log_is_refused_with_the_reason(loaded, tmp_path):
+    db, _ = loaded
+    before = len(stored(db))
+    text = open(logsynth.path("max"), "rb").read()
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(text[: len(text) // 2])
+    p = ck(db, "import", str(cut))
+    assert p.returncode == 1
+    assert "refused: incomplete log" in p.stderr and "truncated" in p.stderr
+    assert p.stdout.splitlines()[-1] == "0 stored, 0 already there, 1 refused"
+    assert len(stored(db)) == before
+
+
+def test_show_gives_the_benchmark_on_every_machine(loaded):
+    db, _ = loaded
+    p = ck(db, "show", "lat/imul")
+    assert p.returncode == 0, p.stderr
+    rows = p.stdout.splitlines()[1:]
+    assert len(rows) == 20
+    # The k = 0 run of each log holds the log's own value.
+    for value in {[r for r in logsynth.records(n) if r.get("name") == "lat/imul"][0]["cycles"]
+                  for n in logsynth.NAMES}:
+        assert any(f" {value:.2f} " in row for row in rows), (value, rows)
+    missing = ck(db, "show", "lat/nonesuch")
+    assert missing.returncode == 1
+    assert "no stored result named 'lat/nonesuch'" in missing.stderr and "lat/imul" in missing.stderr
+
+
+def test_compare_two_runs(loaded):
+    db, _ = loaded     # runs 1 and 2: pentium k = 0 and k = 1 (values x 1.01)
+    p = ck(db, "compare", "1", "2")
+    assert p.returncode == 0, p.stderr
+    line = next(l for l in p.stdout.splitlines() if l.startswith("mem/chase/64M "))
+    base = [r for r in logsynth.records("pentium") if r.get("name") == "mem/chase/64M"][0]["cycles"]
+    cols = line.split()
+    assert cols[1] == "cycles"
+    assert float(cols[2]) == base and float(cols[3]) == round(base * 1.01, 2)
+    assert cols[4] == f"{round(base * 1.01, 2) / base:.3f}"
+    by_code = ck(db, "compare", "1", "0x000170")    # a unique run id prefix names run 2 as well
+    assert by_code.stdout == p.stdout
+    vague = ck(db, "compare", "1", "0x0001")       # k = 1 of all four logs
+    assert vague.returncode == 1 and "matches 4 stored runs" in vague.stderr
+    bad = ck(db, "compare", "1", "99")
+    assert bad.returncode == 1 and "no run 99" in bad.stderr
+
+
+def test_export_csv_holds_the_log_values(loaded, tmp_path):
+    db, _ = loaded
+    out = tmp_path / "all.csv"
+    p = ck(db, "export", "--csv", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    rows = [r for r in csv.DictReader(open(out)) if r["run"] == "6"]   # max, k = 0: the log's own numbers
+    recs = [r for r in logsynth.records("max") if r["type"] == "result"]
+    assert len(rows) == len(recs)
+    for rec, row in zip(recs, rows):
+        assert row["benchmark"] == rec["name"]
+        assert float(row["ticks"]) == rec["ticks"] and row["verdict"] == rec["verdict"]
+        assert row["cpu_name"] == "K7 (Palomino)" and row["vendor"] == "AuthenticAMD"
+
+
+def test_default_database_is_in_the_users_data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = FRONT.main(["db", "import", logsynth.path("486")])
+    assert code == 0, err.getvalue()
+    assert os.path.getsize(tmp_path / "data" / "cyclekit" / "results.db") > 0
+    assert out.getvalue().splitlines()[-1] == "1 stored, 0 already there, 0 refused"

@@ -1,0 +1,223 @@
+"""`cyclekit report` on the committed logs of three QEMU CPU models and the
+hosted runner: the page's figures and tables against the logs' own numbers,
+and the page rendered by a real browser (headless chromium)."""
+import contextlib
+import html.parser
+import importlib.machinery
+import importlib.util
+import io
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+import logsynth
+from results import compare, runlog
+
+_loader = importlib.machinery.SourceFileLoader("front", f"{ROOT}/scripts/cyclekit")
+FRONT = importlib.util.module_from_spec(importlib.util.spec_from_loader("front", _loader))
+_loader.exec_module(FRONT)
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def report(out, *logs, extra=()):
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        code = FRONT.main(["report", *logs, "-o", str(out), *extra])
+    return code, e.getvalue()
+
+
+class Page(html.parser.HTMLParser):
+    """The figures (id -> decoded PNG bytes) and table cells of a report page."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.figures, self.rows, self._row, self._cell = {}, [], None, None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img" and "figure" in a.get("class", ""):
+            import base64
+            self.figures[a["id"]] = base64.b64decode(a["src"].split(",", 1)[1])
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th"):
+            self._cell = ""
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._row is not None:
+            self._row.append(self._cell.strip())
+            self._cell = None
+        elif tag == "tr":
+            self.rows.append(self._row)
+            self._row = None
+
+
+@pytest.fixture(scope="module")
+def four(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    code, err = report(out, *[logsynth.path(n) for n in logsynth.NAMES])
+    assert code == 0, err
+    return out, Page(open(out / "index.html", encoding="utf-8").read())
+
+
+def result_rec(name, bench):
+    return [r for r in logsynth.records(name) if r.get("type") == "result" and r["name"] == bench][0]
+
+
+def test_every_figure_is_embedded_and_written(four):
+    out, page = four
+    hists = [k for k in page.figures if k.startswith("fig-hist-")]
+    # Raw samples are in the pentium and max logs only: one histogram per result of those.
+    n_raw = sum(len([r for r in logsynth.records(n) if r["type"] == "samples"]) for n in logsynth.NAMES)
+    assert n_raw == 40 and len(hists) == n_raw
+    assert {"fig-latency", "fig-comparison"} <= set(page.figures)
+    for fig_id, png in page.figures.items():
+        assert png.startswith(PNG), fig_id
+        assert open(out / (fig_id[4:] + ".png"), "rb").read() == png
+
+
+def test_summary_names_each_machine_and_build(four):
+    _, page = four
+    rows = {r[0]: r for r in page.rows if r and r[0] in logsynth.NAMES}
+    assert set(rows) == set(logsynth.NAMES)
+    assert rows["pentium"][1].startswith("Pentium MMX (P55C) (GenuineIntel 5/4/3)")
+    assert rows["486"][1].startswith("i486DX4 (GenuineIntel 4/8/0)")
+    assert rows["hosted"][2] == "hosted" and rows["max"][2] == "bare"
+    for name in logsynth.NAMES:
+        begin = logsynth.records(name)[0]
+        assert rows[name][7] == begin["run"]
+        assert rows[name][6].startswith(begin["version"])
+
+
+def test_comparison_ratios_are_the_logs_values(four):
+    _, page = four
+    head = next(r for r in page.rows if r and r[0] == "benchmark" and "max / pentium" in r)
+    row = next(r for r in page.rows if r and r[0] == "lat/imul" and len(r) == len(head))
+    a, b = result_rec("pentium", "lat/imul"), result_rec("max", "lat/imul")
+    assert row[1] == "cycles"
+    assert row[head.index("max / pentium")].rstrip(" *") == f'{b["cycles"] / a["cycles"]:.3f}'
+
+
+def test_spread_rule():
+    # |b - a| against the sum of the two spreads: beyond, within, unknown.
+    assert compare.differs(10.0, 1.0, 12.5, 1.0) is True
+    assert compare.differs(10.0, 1.0, 11.5, 1.0) is False
+    assert compare.differs(10.0, None, 20.0, 1.0) is None
+
+
+def test_spread_is_scaled_into_cycles():
+    rec = result_rec("max", "lat/imul")
+    r = runlog.Result(rec)
+    assert r.value == (rec["cycles"], "cycles")
+    assert r.spread == pytest.approx(rec["stats"]["stddev"] * rec["cycles"] / rec["ticks"])
+
+
+def test_raw_samples_give_the_result():
+    # The median of (t(2U) - t(U)) / (U*L) over the samples is the result, to the log's 0.01.
+    run = runlog.load(logsynth.path("pentium"))
+    checked = 0
+    for res in run.measured():
+        vals = sorted(res.per_body())
+        assert len(vals) == 31, res.name
+        assert abs(vals[15] - res.ticks) <= 0.005 + 1e-9, res.name
+        checked += 1
+    assert checked == 20
+
+
+def test_latency_curve_points_and_caches():
+    run = runlog.load(logsynth.path("max"))
+    curve = run.chase_curve()
+    assert [p[0] for p in curve] == [1 << 10, 4 << 10, 16 << 10, 32 << 10, 64 << 10, 256 << 10,
+                                     1 << 20, 4 << 20, 16 << 20, 64 << 20]
+    assert curve[0][1:] == (result_rec("max", "mem/chase/1K")["cycles"], "cycles")
+    assert run.caches() == [("L1d", 65536), ("L2", 524288), ("L3", 16777216)]
+
+
+def test_expectation_table_lists_p5_verdicts(four):
+    _, page = four
+    rows = [r for r in page.rows if r and len(r) == 8 and r[2] == "P5"]
+    want = [r for r in logsynth.records("pentium") if r.get("type") == "result" and r.get("expect")]
+    assert sorted(r[0] for r in rows) == sorted(r["name"] for r in want)
+    assert all(r[7] == "untrusted timing" for r in rows)   # TCG: the trust check says so
+
+
+def test_incomplete_log_is_shown_with_its_problem(tmp_path):
+    text = open(logsynth.path("max"), "rb").read()
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(text[: len(text) * 2 // 3])
+    code, err = report(tmp_path / "out", logsynth.path("pentium"), str(cut), extra=["--histograms", "0"])
+    assert code == 1
+    assert "cut.log is incomplete" in err and "truncated" in err
+    assert "is incomplete: " in open(tmp_path / "out" / "index.html").read()
+
+
+def test_missing_log_is_an_error(tmp_path):
+    code, err = report(tmp_path / "out", str(tmp_path / "nonesuch.log"))
+    assert code == 2 and "cannot read" in err and "nonesuch.log" in err
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def test_page_in_headless_chromium(four, tmp_path):
+    """The page as a browser shows it: loads without a script or resource
+    error, and decodes every figure; the screenshot is kept beside the page."""
+    browser = chromium()
+    if not browser:
+        pytest.skip("chromium is not installed (Debian package chromium; scripts/deps installs it)")
+    out, page = four
+    url = "file://" + str(out / "index.html")
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000"]
+    shot = out / "screenshot.png"
+    # One browser start does both: the DOM after the load event, and the screenshot.
+    p = subprocess.run(flags + ["--window-size=1280,2400", f"--screenshot={shot}", "--dump-dom", url],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    n = len(page.figures)
+    assert f'data-figures="{n}"' in body and f'data-figures-decoded="{n}"' in body, body
+    assert "data-errors" not in body, body
+    assert open(shot, "rb").read(8) == PNG
+    print(f"screenshot: {shot}")
+
+
+def test_microcode_is_shown_in_hex():
+    assert runlog.microcode_text(16777317) == "0x1000065"
+    assert runlog.microcode_text(None) is None and runlog.microcode_text(True) is None
+
+
+def test_ticks_of_different_clocks_are_not_compared():
+    tsc = runlog.Result({"type": "result", "name": "x", "ticks": 2.0, "time_unit": "tsc"})
+    pit = runlog.Result({"type": "result", "name": "x", "ticks": 0.5, "time_unit": "pit/1000"})
+    assert compare.common_unit([tsc, tsc]) == "ticks"
+    assert compare.common_unit([tsc, pit]) is None
+
+
+def test_smbios_names_the_machine(tmp_path):
+    # The platform record's SMBIOS strings (where the kernel found them) are part
+    # of the machine's identity and its label; other SMBIOS data (lists) are not.
+    recs = logsynth.records("pentium")
+    plat = next(r for r in recs if r["type"] == "platform")
+    plat["smbios"] = {"system_manufacturer": "Dell Inc.", "system_product": "OptiPlex 7010",
+                      "bios_version": "A29", "memory": [{"size_mib": 4096, "speed_mts": 1600}]}
+    run = runlog.load(logsynth.write(str(tmp_path / "dell.log"), recs))
+    assert run.complete
+    m = run.machine()
+    assert (m["system_manufacturer"], m["system_product"], m["bios_version"]) == ("Dell Inc.", "OptiPlex 7010", "A29")
+    assert "memory" not in m
+    assert run.machine_label() == "Pentium MMX (P55C) (GenuineIntel 5/4/3) on Dell Inc. OptiPlex 7010"
+    plain = runlog.load(logsynth.path("pentium"))
+    from results import store
+    assert store.identity_of(plain.machine()) != store.identity_of(m)
