@@ -30,8 +30,8 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/report/screen kernel/run \
-                 kernel/load kernel/serve
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/harness/long64 \
+                 kernel/report kernel/report/screen kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
@@ -208,7 +208,7 @@ HOSTED_CFLAGS := -std=gnu11 -O2 -m32 -march=i586 -fno-pie -fno-omit-frame-pointe
 HOSTED_KOBJS  := $(patsubst %,$(BUILD)/h/%.o,$(PORTABLE_SRCS) $(BENCH_SRCS) $(VERSION_SRC))
 HOSTED_OBJS   := $(patsubst %,$(BUILD)/h/%.o,$(sort $(wildcard kernel/platform/hosted/*.c)))
 .PHONY: hosted hosted-tests
-hosted: $(HOSTED_BIN)
+hosted: $(HOSTED_BIN) $(BUILD)/cyclekit-hosted64
 $(BUILD)/h/kernel/platform/hosted/%.c.o: kernel/platform/hosted/%.c Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  HCC     $<"
@@ -225,6 +225,36 @@ $(BUILD)/h/%.S.o: %.S Makefile | $(DEPS_OK)
 $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 	@echo "  HLD     $@"
 	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
+
+# The 64-bit hosted runner, build/cyclekit-hosted64: the same portable harness
+# built for x86_64 (no -march=i586: it only runs on x86-64 CPUs), the hosted
+# platform, and only the 64-bit benchmark files (bench/*64_*.c, BENCH64 bodies):
+# a 32-bit body cannot be assembled in long mode. The 32-bit-only pieces are
+# replaced: jump.S by jump64.S, probe.S by probe64.S (both in PORTABLE_SRCS).
+HOSTED64_BIN   := $(BUILD)/cyclekit-hosted64
+HOSTED64_CC    := $(HOSTCC)
+HOSTED64_ONLY32 := kernel/platform/jump.S kernel/harness/probe.S
+HOSTED64_KCFLAGS := $(filter-out -m32 -march=i586 -mtune=pentium,$(KCFLAGS)) -m64
+HOSTED64_CFLAGS := $(filter-out -m32 -march=i586,$(HOSTED_CFLAGS)) -m64
+HOSTED64_KOBJS := $(patsubst %,$(BUILD)/h64/%.o,$(filter-out $(HOSTED64_ONLY32),$(PORTABLE_SRCS)) \
+                    $(sort $(wildcard bench/*64_*.c)) $(VERSION_SRC))
+HOSTED64_OBJS  := $(patsubst %,$(BUILD)/h64/%.o,$(sort $(wildcard kernel/platform/hosted/*.c)))
+$(BUILD)/h64/kernel/platform/hosted/%.c.o: kernel/platform/hosted/%.c Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  HCC64   $<"
+	@$(HOSTED64_CC) $(HOSTED64_CFLAGS) -c $< -o $@
+$(BUILD)/h64/%.c.o: %.c Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  HKCC64  $<"
+	@$(HOSTED64_CC) $(HOSTED64_KCFLAGS) -c $< -o $@
+$(BUILD)/h64/bench/%.c.o: HOSTED64_KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
+$(BUILD)/h64/%.S.o: %.S Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  HAS64   $<"
+	@$(HOSTED64_CC) -m64 -Ikernel -MMD -MP -c $< -o $@
+$(HOSTED64_BIN): $(HOSTED64_KOBJS) $(HOSTED64_OBJS)
+	@echo "  HLD64   $@"
+	@$(HOSTED64_CC) -m64 -static -no-pie -z noexecstack -o $@ $(HOSTED64_OBJS) $(HOSTED64_KOBJS)
 hosted-tests: hosted
 	$(PYTEST) -q -rs --durations=10 tests/hosted
 

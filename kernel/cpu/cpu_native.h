@@ -12,6 +12,28 @@
 /* POPF may change AC and ID at any privilege level; only IF and IOPL are
  * protected. EFLAGS is restored. */
 /* Flip `mask` in EFLAGS and see whether it sticks. */
+#ifdef __x86_64__
+/* The 64-bit hosted runner: the same test with the 64-bit stack forms
+ * (PUSHFQ/POPFQ; PUSHFD/POPFD do not exist in 64-bit mode, SDM Vol. 2B). */
+static inline bool cpu_eflags_toggles(uint32_t mask)
+{
+    uint64_t before, after;
+    __asm__ volatile("pushfq\n\t"
+                     "pushfq\n\t"
+                     "popq %0\n\t"
+                     "movq %0, %1\n\t"
+                     "xorq %q2, %1\n\t"
+                     "pushq %1\n\t"
+                     "popfq\n\t"
+                     "pushfq\n\t"
+                     "popq %1\n\t"
+                     "popfq"
+                     : "=&r"(before), "=&r"(after)
+                     : "r"((uint64_t)mask)
+                     : "cc", "memory");
+    return ((before ^ after) & mask) != 0;
+}
+#else
 static inline bool cpu_eflags_toggles(uint32_t mask)
 {
     uint32_t before, after;
@@ -30,6 +52,7 @@ static inline bool cpu_eflags_toggles(uint32_t mask)
                      : "cc", "memory");
     return ((before ^ after) & mask) != 0;
 }
+#endif
 
 /* FNINIT then FNSTSW: an x87 writes a zero status word; without one the
  * preset pattern stays. FNSTCW then confirms: after FNINIT the control word

@@ -1,6 +1,7 @@
 #include "bench_registry.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "platform/platform.h"
 
 /* Weak: a program without benchmarks has no such section (unit tests). */
 extern const struct bench __start_ck_benches[] __attribute__((weak));
@@ -43,8 +44,47 @@ static const char *avx_state_unmet(const struct cpu_xstate *xs, char *buf, size_
     return buf;
 }
 
+/* A 64-bit body runs only where the platform can call long-mode code. */
+static const char *long_mode_unmet(const struct bench *b, char *buf, size_t size)
+{
+    if (b->mode != 64 || (platform && platform->call64))
+        return NULL;
+    const char *why = platform && platform->long_mode_why ? platform->long_mode_why
+                                                          : "this platform runs no 64-bit code";
+    ksnprintf(buf, size, "64-bit body: %s", why);
+    return buf;
+}
+
+/* An EVEX-encoded need (any AVX-512 feature): also XCR0's opmask, ZMM_Hi256
+ * and Hi16_ZMM bits (5, 6, 7), which an OS enables all together or not at
+ * all (SDM Vol. 1 §15.2 "Detection of AVX-512 Foundation instructions"). */
+static bool needs_avx512_state(const struct bench *b)
+{
+    for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++)
+        if (b->needs[i] == FEAT_AVX512F || b->needs[i] == FEAT_AVX512BW || b->needs[i] == FEAT_AVX512VL ||
+            b->needs[i] == FEAT_AVX512VBMI || b->needs[i] == FEAT_AVX512VNNI || b->needs[i] == FEAT_AVX512FP16)
+            return true;
+    return false;
+}
+
+static const char *avx512_state_unmet(const struct cpu_xstate *xs, char *buf, size_t size)
+{
+    if (cpu_xstate_avx_on(xs) && (xs->xcr0 & XCR0_AVX512) == XCR0_AVX512)
+        return NULL;
+    if (xs->known)
+        ksnprintf(buf, size,
+                  "AVX-512 needs XCR0.SSE|AVX|opmask|ZMM_Hi256|Hi16_ZMM (0xe6) enabled by the OS; XCR0 = 0x%llx",
+                  (unsigned long long)xs->xcr0);
+    else
+        ksnprintf(buf, size, "AVX-512 needs XCR0 bits 1, 2, 5-7 enabled by the OS; XCR0 unknown: %s",
+                  xs->reason ? xs->reason : "not read");
+    return buf;
+}
+
 const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t size)
 {
+    if (long_mode_unmet(b, buf, size))
+        return buf;
     if (b->ring0 && !ring0) {
         ksnprintf(buf, size, "needs ring 0 (privileged instruction); this runner is in ring 3");
         return buf;
@@ -69,5 +109,8 @@ const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t siz
             return buf;
         }
     }
+    /* After the CPUID features: a CPU without AVX-512 is told so first. */
+    if (needs_avx512_state(b) && avx512_state_unmet(cpu_xstate, buf, size))
+        return buf;
     return NULL;
 }

@@ -41,7 +41,9 @@
 #define TP_STACK_TOP 60  /* the top of the benchmark stack: ESP at body entry */
 #define TP_END_ESP   64  /* ESP after the second read: must equal TP_STACK_TOP */
 #define TP_PROBE_EBP 68  /* EBP the probe run found (probe.S) */
-#define TP_ENTRY     72  /* where the unrolled copies are entered */
+#define TP_ENTRY     72  /* where the unrolled copies are entered (8 bytes: 32-bit code
+                              jumps through its low half, 64-bit code through all of it) */
+#define TP_SAVED_RSP 80  /* the caller's RSP while a 64-bit body runs (bench_asm64.h) */
 
 #ifndef __ASSEMBLER__
 struct timing_page {
@@ -52,7 +54,8 @@ struct timing_page {
     uint32_t carry_esi;
     uint32_t pad;
     uint32_t saved_esp, stack_top, end_esp, probe_ebp;
-    uintptr_t entry;     /* last: its size differs between 32 and 64 bits */
+    uint64_t entry;      /* the same 8 bytes for 32-bit and 64-bit code */
+    uint64_t saved_rsp;
 } __attribute__((aligned(4096)));
 
 extern struct timing_page ck_timing;

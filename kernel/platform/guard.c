@@ -7,7 +7,11 @@
 #include "guard.h"
 
 struct ck_jmp {
+#ifdef __x86_64__ /* the 64-bit hosted runner (jump64.S) */
+    uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+#else
     uint32_t ebx, esi, edi, ebp, esp, eip;
+#endif
 };
 int ck_setjmp(struct ck_jmp *j) __attribute__((returns_twice));
 void ck_longjmp(struct ck_jmp *j, int value) __attribute__((noreturn));

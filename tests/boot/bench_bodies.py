@@ -56,6 +56,10 @@ class Elf32:
         h = self.sections[name]
         return h[3], self.data[h[4]:h[4] + h[5]]
 
+    def within(self, name, addr):
+        h = self.sections.get(name)
+        return h is not None and h[3] <= addr < h[3] + h[5]
+
     def read(self, addr, size):
         for h in self.sections.values():
             if h[1] == 1 and h[3] <= addr and addr + size <= h[3] + h[5]:  # PROGBITS
@@ -70,11 +74,20 @@ class Elf32:
         raise ValueError(f"string at {addr:#x} is in no section with contents")
 
 
-def _disassemble(elf_path, start, stop):
+# 64-bit bodies (BENCH64) live in their own output section, long-mode code
+# inside the 32-bit ELF: disassembled as x86-64 (linker.ld, bench_asm64.h).
+LONG64_SECTION = ".text.long64"
+
+
+def _disassemble(elf_path, start, stop, long64=False):
     """[(address, mnemonic)] of the instructions in [start, stop)."""
-    tool = shutil.which("i686-linux-gnu-objdump") or shutil.which("objdump")
+    if long64:  # the i686 cross objdump may lack x86-64; the native one has it
+        tool = shutil.which("objdump") or shutil.which("x86_64-linux-gnu-objdump")
+    else:
+        tool = shutil.which("i686-linux-gnu-objdump") or shutil.which("objdump")
     assert tool, "objdump not found (binutils)"
-    out = subprocess.run([tool, "-d", "--no-show-raw-insn", f"--start-address={start:#x}",
+    arch = ["-m", "i386:x86-64"] if long64 else []
+    out = subprocess.run([tool, "-d", *arch, "--no-show-raw-insn", f"--start-address={start:#x}",
                           f"--stop-address={stop:#x}", elf_path], check=True,
                          stdout=subprocess.PIPE, text=True).stdout
     insns = []
@@ -108,7 +121,8 @@ def read_bodies(elf_path, listed_names):
         first = code[:size]
         assert all(code[k * size:(k + 1) * size] == first for k in range(COPIES)), \
             f"{name}: the {COPIES} copies of the body are not identical"
-        mnemonics = [m for a, m in _disassemble(elf_path, start, start + size)] if size else []
+        long64 = elf.within(LONG64_SECTION, start)
+        mnemonics = [m for a, m in _disassemble(elf_path, start, start + size, long64)] if size else []
         bodies[name] = Body(name, len(mnemonics), mnemonics)
     return bodies
 

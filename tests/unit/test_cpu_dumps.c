@@ -22,6 +22,9 @@
 #include "cpu_dumps/amd_k7_barton_6a0.h"
 #include "cpu_dumps/amd_zen2_matisse_870f10.h"
 #include "cpu_dumps/via_c3_nehemiah_691.h"
+#include "harness/bench.h"
+#include "harness/bench_registry.h"
+#include "platform/platform.h"
 
 #define FULL 0xffff
 #define KB 1024u
@@ -402,6 +405,96 @@ static void test_via_c3_nehemiah(void **state)
     assert_false(raw_read(c, 0x80000009, 0)); /* in range, but nothing we decode */
 }
 
+/* bench_unmet on dumped CPUs: a BENCH64 record runs only where the platform
+ * has call64, else it is skipped with "64-bit body: " and the platform's
+ * long_mode_why; an AVX-512 need is checked against CPUID first (a CPU
+ * without AVX-512 is told so), then against XCR0 bits 5-7. XCR0 comes from
+ * a simulated XGETBV; the platform is this test's own (installed per case). */
+static uint64_t gate_xcr0;
+static uint64_t gate_xgetbv(uint32_t xcr)
+{
+    assert_int_equal(xcr, 0);
+    return gate_xcr0;
+}
+
+static uintptr_t gate_call64(uintptr_t fn, uintptr_t arg)
+{
+    (void)fn;
+    return arg;
+}
+
+static const struct cpu_probe_ops gate_ops = {
+    .eflags_toggles = sim_eflags_toggles,
+    .fpu_present = sim_fpu_present,
+    .cpuid = sim_cpuid,
+    .xgetbv = gate_xgetbv,
+};
+
+static struct platform gate_platform = { .name = "unit-test", .cmdline = "", .cpu_ops = &gate_ops };
+
+/* The CPU of `d` identified, and XCR0 as the OS would have set it. */
+static void gate_machine(const struct cpu_dump *d, uint64_t xcr0)
+{
+    sim_start(d);
+    gate_xcr0 = xcr0;
+    platform_install(&gate_platform);
+    cpu_probe_platform(&gate_ops);
+    cpu_xstate_probe();
+}
+
+static char gate_why[160];
+
+static const char *gate_unmet(const struct bench *b)
+{
+    return bench_unmet(b, false, gate_why, sizeof gate_why);
+}
+
+static void test_long_mode_gate(void **state)
+{
+    (void)state;
+    const struct bench b64 = { .name = "lat64/x", .mode = 64 }, b32 = { .name = "lat/x" };
+    gate_machine(&dump_amd_zen2_matisse_870f10, 0x7);
+    gate_platform.call64 = NULL;
+    gate_platform.long_mode_why = "the CPU has no long mode (CPUID 0x80000001.EDX.LM)";
+    assert_string_equal(gate_unmet(&b64), "64-bit body: the CPU has no long mode (CPUID 0x80000001.EDX.LM)");
+    assert_null(gate_unmet(&b32));
+    gate_platform.long_mode_why = NULL; /* a platform that gives no reason still gets one */
+    assert_string_equal(gate_unmet(&b64), "64-bit body: this platform runs no 64-bit code");
+    gate_platform.call64 = gate_call64;
+    assert_null(gate_unmet(&b64));
+    assert_null(gate_unmet(&b32));
+}
+
+static void test_avx512_gate(void **state)
+{
+    (void)state;
+    const struct bench zmm = { .name = "simd64/z", .mode = 64, .needs = { FEAT_AVX512F } };
+    const struct bench vl = { .name = "simd64/vl", .mode = 64, .needs = { FEAT_AVX512F, FEAT_AVX512VL } };
+    const struct bench ymm = { .name = "simd64/y", .mode = 64, .needs = { FEAT_AVX, FEAT_AVX2 } };
+    gate_platform.call64 = gate_call64;
+
+    gate_machine(&dump_intel_sapphire_rapids_806f8, 0xe7); /* x87 SSE AVX opmask ZMM_Hi256 Hi16_ZMM */
+    assert_null(gate_unmet(&zmm));
+    assert_null(gate_unmet(&vl));
+    assert_null(gate_unmet(&ymm));
+
+    gate_machine(&dump_intel_sapphire_rapids_806f8, 0x7); /* the OS left AVX-512 off */
+    assert_string_equal(gate_unmet(&zmm), "AVX-512 needs XCR0.SSE|AVX|opmask|ZMM_Hi256|Hi16_ZMM (0xe6) "
+                                     "enabled by the OS; XCR0 = 0x7");
+    assert_string_equal(gate_unmet(&vl), "AVX-512 needs XCR0.SSE|AVX|opmask|ZMM_Hi256|Hi16_ZMM (0xe6) "
+                                    "enabled by the OS; XCR0 = 0x7");
+    assert_null(gate_unmet(&ymm));
+
+    gate_machine(&dump_intel_sapphire_rapids_806f8, 0x3); /* not even AVX: each gate names its bits */
+    assert_string_equal(gate_unmet(&zmm), "AVX-512 needs XCR0.SSE|AVX|opmask|ZMM_Hi256|Hi16_ZMM (0xe6) "
+                                     "enabled by the OS; XCR0 = 0x3");
+    assert_string_equal(gate_unmet(&ymm), "AVX needs XCR0.SSE|AVX enabled by the OS; XCR0 = 0x3");
+
+    gate_machine(&dump_amd_zen2_matisse_870f10, 0xe7); /* no AVX-512 in CPUID: said first */
+    assert_string_equal(gate_unmet(&zmm), "needs avx512f (CPUID 7.ebx bit 16), which this CPU lacks");
+    assert_null(gate_unmet(&ymm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_amd_k7_barton),
         cmocka_unit_test(test_amd_zen2_matisse),
         cmocka_unit_test(test_via_c3_nehemiah),
+        cmocka_unit_test(test_long_mode_gate),
+        cmocka_unit_test(test_avx512_gate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,34 @@ static bool vector_fits(int sig, unsigned v)
     return false;
 }
 
+/* The 64-bit hosted runner's context names its registers R*; the record
+ * keeps their low 32 bits (its code and data lie below 4 GiB). */
+#ifdef __x86_64__
+#define CTX_IP REG_RIP
+#define CTX_FL REG_EFL
+#define CTX_AX REG_RAX
+#define CTX_BX REG_RBX
+#define CTX_CX REG_RCX
+#define CTX_DX REG_RDX
+#define CTX_SI REG_RSI
+#define CTX_DI REG_RDI
+#define CTX_BP REG_RBP
+#define CTX_SP REG_RSP
+#define CTX_CS_OF(r) ((uint32_t)((uint64_t)(r)[REG_CSGSFS] & 0xffff))
+#else
+#define CTX_IP REG_EIP
+#define CTX_FL REG_EFL
+#define CTX_AX REG_EAX
+#define CTX_BX REG_EBX
+#define CTX_CX REG_ECX
+#define CTX_DX REG_EDX
+#define CTX_SI REG_ESI
+#define CTX_DI REG_EDI
+#define CTX_BP REG_EBP
+#define CTX_SP REG_ESP
+#define CTX_CS_OF(r) ((uint32_t)(r)[REG_CS])
+#endif
+
 static void capture(int sig, const siginfo_t *si, const ucontext_t *uc, struct fault_info *info)
 {
     const greg_t *r = uc->uc_mcontext.gregs;
@@ -62,21 +90,21 @@ static void capture(int sig, const siginfo_t *si, const ucontext_t *uc, struct f
     memset(info, 0, sizeof *info);
     info->vector = from_cpu && vector_fits(sig, trapno) ? trapno : fallback_vector(sig, si);
     info->error_code = (uint32_t)r[REG_ERR];
-    info->eip = (uint32_t)r[REG_EIP];
-    info->cs = (uint32_t)r[REG_CS];
-    info->eflags = (uint32_t)r[REG_EFL];
+    info->eip = (uint32_t)r[CTX_IP];
+    info->cs = CTX_CS_OF(r);
+    info->eflags = (uint32_t)r[CTX_FL];
     /* CR0 and CR4 cannot be read in ring 3 (reported as 0); CR2 is the
      * faulting address the kernel passes on for a page fault. */
     if (info->vector == VEC_PF)
         info->cr2 = (uint32_t)(uintptr_t)si->si_addr;
-    info->eax = (uint32_t)r[REG_EAX];
-    info->ebx = (uint32_t)r[REG_EBX];
-    info->ecx = (uint32_t)r[REG_ECX];
-    info->edx = (uint32_t)r[REG_EDX];
-    info->esi = (uint32_t)r[REG_ESI];
-    info->edi = (uint32_t)r[REG_EDI];
-    info->ebp = (uint32_t)r[REG_EBP];
-    info->esp = (uint32_t)r[REG_ESP];
+    info->eax = (uint32_t)r[CTX_AX];
+    info->ebx = (uint32_t)r[CTX_BX];
+    info->ecx = (uint32_t)r[CTX_CX];
+    info->edx = (uint32_t)r[CTX_DX];
+    info->esi = (uint32_t)r[CTX_SI];
+    info->edi = (uint32_t)r[CTX_DI];
+    info->ebp = (uint32_t)r[CTX_BP];
+    info->esp = (uint32_t)r[CTX_SP];
 }
 
 static void on_fault(int sig, siginfo_t *si, void *context)

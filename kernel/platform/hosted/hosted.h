@@ -17,6 +17,10 @@ void hosted_guard_init(void);
 /* Notes the segment selectors after_fault puts back (main, first thing). */
 void hosted_save_segments(void);
 
+/* Fills call64 and long_mode_why (long64.c): a direct call in the 64-bit
+ * runner, NULL with the reason in the 32-bit one. */
+void hosted_long_mode(struct platform *p);
+
 /* The ring-3 self-test cases (struct platform's faults and msr_selftest). */
 extern const struct provoked_fault ring3_faults[];
 void ring3_msr_selftest(struct selftest_check *c);

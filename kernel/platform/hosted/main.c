@@ -33,6 +33,7 @@ static void join_arguments(int argc, char **argv)
 int main(int argc, char **argv)
 {
     hosted_save_segments();
+    hosted_long_mode(&hosted_platform);
     platform_install(&hosted_platform);
     join_arguments(argc, argv);
     hosted_guard_init();

@@ -163,7 +163,11 @@ static void after_fault(void)
     if (start_ds)
         __asm__ volatile("movw %0, %%ds\n movw %1, %%es\n movw %2, %%fs\n movw %3, %%gs"
                          : : "m"(start_ds), "m"(start_es), "m"(start_fs), "m"(start_gs) : "memory");
+#ifdef __x86_64__ /* the 64-bit hosted runner (its DS is 0 on x86-64 Linux: not reloaded) */
+    __asm__ volatile("pushfq\n andq $~0x40500, (%%rsp)\n popfq" ::: "memory", "cc");
+#else
     __asm__ volatile("pushfl\n andl $~0x40500, (%%esp)\n popfl" ::: "memory", "cc");
+#endif
     __asm__ volatile("fninit" ::: "memory");
     if (cpu_has(cpu, FEAT_SSE)) {
         uint32_t mxcsr = 0x1f80; /* all masked, round to nearest (SDM Vol. 1 §10.2.3) */
@@ -179,8 +183,12 @@ static const char *state_check(void)
                      : "=m"(ds), "=m"(es), "=m"(fs), "=m"(gs));
     if (ds != start_ds || es != start_es || fs != start_fs || gs != start_gs)
         return "a segment register differs from the process's";
-    uint32_t flags;
+    uintptr_t flags;
+#ifdef __x86_64__
+    __asm__ volatile("pushfq\n popq %0" : "=r"(flags));
+#else
     __asm__ volatile("pushfl\n popl %0" : "=r"(flags));
+#endif
     if (flags & 0x40500)
         return "EFLAGS.TF, DF or AC set";
     uint16_t cw, sw;

@@ -25,7 +25,11 @@ static void on_alarm(int sig, siginfo_t *si, void *context)
     struct fault_info info;
     memset(&info, 0, sizeof info);
     info.vector = VEC_WATCHDOG;
+#ifdef __x86_64__ /* the 64-bit hosted runner: RIP's low half (its code lies below 4 GiB) */
+    info.eip = (uint32_t)uc->uc_mcontext.gregs[REG_RIP];
+#else
     info.eip = (uint32_t)uc->uc_mcontext.gregs[REG_EIP];
+#endif
     info.expected = ms;
     sigset_t set; /* left by a jump, not a return: unblock it as a return would */
     sigemptyset(&set);

@@ -38,3 +38,6 @@ void ck_probe(const void *copy)
 
 /* Where the probe run's copy returns to (probe.S); never reached here. */
 const uint8_t ck_probe_exit[1];
+
+/* The 64-bit probe run (probe64.S) and its way back: no generated code here either. */
+const uint8_t ck_probe64[1], ck_probe64_exit[1];

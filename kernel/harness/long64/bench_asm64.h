@@ -1,0 +1,126 @@
+/* The 64-bit counterpart of bench_asm.h: the assembler macros every BENCH64
+ * function uses (bench.h generates the function itself: CK_BENCH64_CODE_).
+ * The same timing page (timing_page.h), the same read modes, the same
+ * timed region: serialized read, register loads, U or 2U copies of the body
+ * inside L iterations of the loop (RBP counts them down: `decl %ebp; jnz`),
+ * serialized read. The only differences are the ones long mode makes:
+ *
+ *  - The code is assembled with `.code64` into the section .text.long64, also
+ *    inside the 32-bit kernel ELF (its own output section in linker.ld, so
+ *    scripts/check-isa, which checks the i586 core's .text, never sees it).
+ *  - The timing page is addressed RIP-relative (`ck_t0(%rip)`): an absolute
+ *    address in 64-bit code needs an R_X86_64_32S relocation, which a 32-bit
+ *    ELF cannot hold; RIP-relative assembles to R_386_PC32 there and to
+ *    R_X86_64_PC32 in the x86_64 hosted runner (AMD APM Vol. 3 §1.7,
+ *    "RIP-relative addressing"; Intel SDM Vol. 2A §2.2.1.6).
+ *  - The function is called the SysV x86-64 way (platform->call64 on bare
+ *    metal, a direct call in the 64-bit hosted runner): RBX, RBP, R12-R15 are
+ *    saved on the caller's stack, the caller's RSP (64 bits: the hosted
+ *    runner's stack lies above 4 GiB) in ck_saved_rsp.
+ *  - At entry the body sees RAX, RBX, RCX, RDX, RSI, RDI loaded from ck_regs
+ *    (32-bit values, zero-extended: MOV r32 clears bits 63:32, SDM Vol. 1
+ *    §3.4.1.1) and R8-R15 = 0. The benchmark stack, the scratch data and the
+ *    timing page lie below 4 GiB on both platforms (static, non-PIE), so
+ *    ck_stack_top, ck_end_esp and ck_carry_esi keep their 32-bit fields.
+ *
+ * The epilogue returns 0 in RAX. */
+#ifndef CK_BENCH_ASM64_H
+#define CK_BENCH_ASM64_H
+#include "harness/timing_page.h"
+
+/* What the assembler goes back to after a 64-bit block. */
+#ifdef __x86_64__
+#define CK_CODE_DEFAULT ".code64"
+#else
+#define CK_CODE_DEFAULT ".code32"
+#endif
+
+__asm__(
+    ".ifndef ck_bench64_macros_defined\n"
+    ".set ck_bench64_macros_defined, 1\n"
+
+    ".macro ck64_read_into dst, serialize_end\n"
+    "  cmpl $" CK_STR(CK_READ_RDTSCP) ", ck_read_mode(%rip)\n"
+    "  jb .Lck64_cpuid_\\@\n"
+    "  je .Lck64_rdtscp_\\@\n"
+    "  cmpl $" CK_STR(CK_READ_LFENCE) ", ck_read_mode(%rip)\n"
+    "  je .Lck64_lfence_\\@\n"
+    /* mode 3: PIT channel 2 (ring 0 only; the hosted runner never picks it) */
+    "  movb $0x80, %al\n"
+    "  outb %al, $0x43\n"
+    "  inb $0x42, %al\n"
+    "  movb %al, %cl\n"
+    "  inb $0x42, %al\n"
+    "  movb %al, %ch\n"
+    "  movzwl %cx, %eax\n"
+    "  xorl %edx, %edx\n"
+    "  jmp .Lck64_store_\\@\n"
+    ".Lck64_cpuid_\\@:\n"
+    "  xorl %eax, %eax\n"
+    "  cpuid\n"
+    "  rdtsc\n"
+    "  jmp .Lck64_store_\\@\n"
+    ".Lck64_rdtscp_\\@:\n"
+    "  .if \\serialize_end\n"
+    "  rdtscp\n"
+    "  lfence\n"
+    "  jmp .Lck64_store_\\@\n"
+    "  .endif\n"
+    ".Lck64_lfence_\\@:\n"
+    "  lfence\n"
+    "  rdtsc\n"
+    "  lfence\n"
+    ".Lck64_store_\\@:\n"
+    "  movl %eax, \\dst(%rip)\n"
+    "  movl %edx, \\dst+4(%rip)\n"
+    ".endm\n"
+
+    ".macro ck64_prologue\n"
+    "  pushq %rbp\n"
+    "  pushq %rbx\n"
+    "  pushq %r12\n"
+    "  pushq %r13\n"
+    "  pushq %r14\n"
+    "  pushq %r15\n"
+    "  movq %rsp, ck_saved_rsp(%rip)\n"
+    "  movl ck_stack_top(%rip), %esp\n"
+    "  ck64_read_into ck_t0, 0\n"
+    "  movl ck_loops(%rip), %ebp\n"
+    "  movl ck_regs(%rip), %eax\n"
+    "  movl ck_regs+4(%rip), %ebx\n"
+    "  movl ck_regs+8(%rip), %ecx\n"
+    "  movl ck_regs+12(%rip), %edx\n"
+    "  movl ck_regs+16(%rip), %esi\n"
+    "  movl ck_regs+20(%rip), %edi\n"
+    "  xorl %r8d, %r8d\n"
+    "  xorl %r9d, %r9d\n"
+    "  xorl %r10d, %r10d\n"
+    "  xorl %r11d, %r11d\n"
+    "  xorl %r12d, %r12d\n"
+    "  xorl %r13d, %r13d\n"
+    "  xorl %r14d, %r14d\n"
+    "  xorl %r15d, %r15d\n"
+    ".endm\n"
+
+    /* The way back (probe64.S takes it too, by hand: the same six pops). */
+    ".macro ck64_return\n"
+    "  movq ck_saved_rsp(%rip), %rsp\n"
+    "  popq %r15\n"
+    "  popq %r14\n"
+    "  popq %r13\n"
+    "  popq %r12\n"
+    "  popq %rbx\n"
+    "  popq %rbp\n"
+    "  xorl %eax, %eax\n"
+    "  ret\n"
+    ".endm\n"
+
+    ".macro ck64_epilogue\n"
+    "  ck64_read_into ck_t1, 1\n"
+    "  movl %esi, ck_carry_esi(%rip)\n"
+    "  movl %esp, ck_end_esp(%rip)\n"
+    "  ck64_return\n"
+    ".endm\n"
+    ".endif\n");
+
+#endif
