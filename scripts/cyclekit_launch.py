@@ -16,6 +16,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 RUN_QEMU = os.path.join(ROOT, "scripts", "run-qemu")
 HOSTED = os.path.join(ROOT, "build", "cyclekit-hosted")
+HOSTED64 = os.path.join(ROOT, "build", "cyclekit-hosted64")   # x86_64: runs 64-bit bodies natively
 LOG_DIR = os.path.join(ROOT, "build", "logs")
 MARK = b'{"type":'
 EXIT_NO_START = 126
@@ -99,15 +100,19 @@ def hosted_launcher():
     return [qemu], f"{why}: running the hosted runner under qemu-i386 (emulated: timings are not the silicon's)"
 
 
-def hosted(options, log, show_json=False, echo=True):
-    """Run the hosted runner with these kernel options; its status (126: could not start)."""
+def hosted(options, log, show_json=False, echo=True, mode=32):
+    """Run the hosted runner with these kernel options; its status (126: could not start).
+    mode 64: the x86_64 runner (build/cyclekit-hosted64), which runs 64-bit bodies natively."""
+    binary, prefix, note = HOSTED64, [], ""
     try:
-        prefix, note = hosted_launcher()
+        if mode != 64:
+            binary = HOSTED
+            prefix, note = hosted_launcher()
     except OSError as e:
         print(f"cyclekit: the hosted runner cannot start: {e.strerror or e}", file=sys.stderr)
         return EXIT_NO_START
     if note:
         print(f"cyclekit: {note}", file=sys.stderr)
-    proc = subprocess.Popen(prefix + [HOSTED] + list(options), stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(prefix + [binary] + list(options), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE)
     return _stream(proc, log, show_json, echo)

@@ -228,13 +228,17 @@ def run_elsewhere(args, ckb):
     if args.hosted:
         if not args.no_build:
             cyclekit_media.make("hosted")
-        rc = cyclekit_launch.hosted([f"module={ckb}"] + options.split(), log_file, echo=False)
+        rc = cyclekit_launch.hosted([f"module={ckb}"] + options.split(), log_file, echo=False,
+                                    mode=args.mode)
     else:
         if not args.no_build:
             cyclekit_media.make_kernels()
         with tempfile.TemporaryDirectory(prefix="cyclekit-snippet-") as tmp:
             iso = cyclekit_media.iso(os.path.join(tmp, "snippet.iso"), "", [ckb])
-            cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=options, **cyclekit_run.qemu_choices(args))
+            choices = cyclekit_run.qemu_choices(args)
+            if args.mode == 64:     # long mode needs an x86-64 machine (qemu-system-i386 has none)
+                choices["qemu"] = "x86_64"
+            cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=options, **choices)
             rc = cyclekit_launch.boot(cmd, log_file, echo=False)
     print(f"cyclekit snippet: log saved to {log_file}", file=sys.stderr)
     return report(log_file, args.name, rc, args.json)

@@ -91,8 +91,8 @@ void loaded_add(const uint8_t *data, size_t len, const char *origin, struct modu
     if (!s)
         return;
     struct loaded_code code;
-    if (!loaded_code_build(s->code, slot_size, m.init, m.init_len, m.body, m.body_len, &code)) {
-        ksnprintf(v->why, sizeof v->why, "this build cannot generate 32-bit code");
+    if (!loaded_code_build(m.mode, s->code, slot_size, m.init, m.init_len, m.body, m.body_len, &code)) {
+        ksnprintf(v->why, sizeof v->why, "this build cannot generate %u-bit code", m.mode);
         return;
     }
     fill(s, &m, &code);

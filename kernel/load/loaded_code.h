@@ -12,12 +12,29 @@ struct loaded_code {
     size_t size;                       /* bytes used at dst */
 };
 
-/* Bytes the code of a body of body_len bytes and init code of init_len takes. */
+/* The fixed parts of a mode's layout, assembled from the generator's own
+ * macros: prologue .. top (then the init code, padded to 16), top ..
+ * epilogue (the indirect jump into the copies), epilogue .. end; dec is the
+ * mode's encoding of DEC EBP. prologue == end: this build cannot make code
+ * of that mode. */
+struct loaded_template {
+    const uint8_t *prologue, *top, *epilogue, *end;
+    uint8_t dec[2];
+    uint8_t dec_len;
+};
+extern const struct loaded_template loaded_template32; /* loaded_code.c */
+extern const struct loaded_template loaded_template64; /* loaded_code64.c */
+
+/* Bytes the code of a body of body_len bytes and init code of init_len
+ * takes, in whichever mode needs more. */
 size_t loaded_code_size(uint32_t init_len, uint32_t body_len);
 
-/* Writes the function into dst (cap bytes, executable memory, 16-byte
- * aligned); false when it does not fit. */
-int loaded_code_build(uint8_t *dst, size_t cap, const uint8_t *init, uint32_t init_len,
+/* Whether this build can make code of that mode (32 or 64). */
+int loaded_code_can(unsigned mode);
+
+/* Writes the function of that mode into dst (cap bytes, executable memory,
+ * 16-byte aligned); false when it does not fit or the mode cannot be made. */
+int loaded_code_build(unsigned mode, uint8_t *dst, size_t cap, const uint8_t *init, uint32_t init_len,
                       const uint8_t *body, uint32_t body_len, struct loaded_code *out);
 
 #endif

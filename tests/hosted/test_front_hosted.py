@@ -50,3 +50,20 @@ def test_a_snippet_runs_in_the_hosted_runner(tmp_path):
     prefix, _ = cyclekit_launch.hosted_launcher()
     if prefix:          # emulated: the clock is the host's, and the runner must say so
         assert log.one("trust")["trusted"] is False
+
+
+def test_a_64_bit_snippet_runs_natively_in_the_64_bit_runner(tmp_path):
+    """--hosted --mode 64 runs build/cyclekit-hosted64, an x86_64 program this
+    Linux executes natively: the loaded body is wrapped by the 64-bit
+    template and measured on the silicon (the value is the machine's, so
+    only its record is asserted, not a number)."""
+    log_file = tmp_path / "hosted64.log"
+    p = cyclekit("snippet", "--no-build", "--hosted", "--mode", "64", "--asm", "add rax, rbx; add rcx, rdx",
+                 "--samples", "7", "--loops", "50", "--json", "--log", str(log_file))
+    log = cyclekit_log.parse_file(str(log_file))
+    assert log.complete and p.returncode == 0, (log.problems, p.stderr)
+    rec = json.loads(p.stdout)
+    assert rec["type"] == "result" and rec["samples"] == 7 and rec["loops"] == 50
+    assert isinstance(rec["cycles"], float) and rec["cycles"] > 0
+    module = log.one("module")
+    assert (module["accepted"], module["mode"]) == (True, 64)

@@ -28,6 +28,22 @@
 #define CK_BENCH_ASM64_H
 #include "harness/timing_page.h"
 
+/* How the macros address the timing page. RIP-relative by default; a file
+ * that copies the assembled code elsewhere at run time (kernel/load's
+ * template for loaded 64-bit bodies) defines CK64_ABSOLUTE before including
+ * this header and gets absolute 32-bit addresses instead: the address-size
+ * prefix 67h makes the displacement a zero-extended 32-bit address (SDM Vol.
+ * 2A §2.2.1.3; AMD APM Vol. 3 §1.2.3), which a 32-bit ELF relocates with
+ * R_386_32 and an x86_64 one with R_X86_64_32. The macros are per assembly
+ * unit, so the two forms never meet. */
+#ifdef CK64_ABSOLUTE
+#define CK64_A32 "addr32 "
+#define CK64_RIP ""
+#else
+#define CK64_A32 ""
+#define CK64_RIP "(%rip)"
+#endif
+
 /* What the assembler goes back to after a 64-bit block. */
 #ifdef __x86_64__
 #define CK_CODE_DEFAULT ".code64"
@@ -40,10 +56,10 @@ __asm__(
     ".set ck_bench64_macros_defined, 1\n"
 
     ".macro ck64_read_into dst, serialize_end\n"
-    "  cmpl $" CK_STR(CK_READ_RDTSCP) ", ck_read_mode(%rip)\n"
+    "  " CK64_A32 "cmpl $" CK_STR(CK_READ_RDTSCP) ", ck_read_mode" CK64_RIP "\n"
     "  jb .Lck64_cpuid_\\@\n"
     "  je .Lck64_rdtscp_\\@\n"
-    "  cmpl $" CK_STR(CK_READ_LFENCE) ", ck_read_mode(%rip)\n"
+    "  " CK64_A32 "cmpl $" CK_STR(CK_READ_LFENCE) ", ck_read_mode" CK64_RIP "\n"
     "  je .Lck64_lfence_\\@\n"
     /* mode 3: PIT channel 2 (ring 0 only; the hosted runner never picks it) */
     "  movb $0x80, %al\n"
@@ -71,8 +87,8 @@ __asm__(
     "  rdtsc\n"
     "  lfence\n"
     ".Lck64_store_\\@:\n"
-    "  movl %eax, \\dst(%rip)\n"
-    "  movl %edx, \\dst+4(%rip)\n"
+    "  " CK64_A32 "movl %eax, \\dst" CK64_RIP "\n"
+    "  " CK64_A32 "movl %edx, \\dst+4" CK64_RIP "\n"
     ".endm\n"
 
     ".macro ck64_prologue\n"
@@ -82,16 +98,16 @@ __asm__(
     "  pushq %r13\n"
     "  pushq %r14\n"
     "  pushq %r15\n"
-    "  movq %rsp, ck_saved_rsp(%rip)\n"
-    "  movl ck_stack_top(%rip), %esp\n"
+    "  " CK64_A32 "movq %rsp, ck_saved_rsp" CK64_RIP "\n"
+    "  " CK64_A32 "movl ck_stack_top" CK64_RIP ", %esp\n"
     "  ck64_read_into ck_t0, 0\n"
-    "  movl ck_loops(%rip), %ebp\n"
-    "  movl ck_regs(%rip), %eax\n"
-    "  movl ck_regs+4(%rip), %ebx\n"
-    "  movl ck_regs+8(%rip), %ecx\n"
-    "  movl ck_regs+12(%rip), %edx\n"
-    "  movl ck_regs+16(%rip), %esi\n"
-    "  movl ck_regs+20(%rip), %edi\n"
+    "  " CK64_A32 "movl ck_loops" CK64_RIP ", %ebp\n"
+    "  " CK64_A32 "movl ck_regs" CK64_RIP ", %eax\n"
+    "  " CK64_A32 "movl ck_regs+4" CK64_RIP ", %ebx\n"
+    "  " CK64_A32 "movl ck_regs+8" CK64_RIP ", %ecx\n"
+    "  " CK64_A32 "movl ck_regs+12" CK64_RIP ", %edx\n"
+    "  " CK64_A32 "movl ck_regs+16" CK64_RIP ", %esi\n"
+    "  " CK64_A32 "movl ck_regs+20" CK64_RIP ", %edi\n"
     "  xorl %r8d, %r8d\n"
     "  xorl %r9d, %r9d\n"
     "  xorl %r10d, %r10d\n"
@@ -104,7 +120,7 @@ __asm__(
 
     /* The way back (probe64.S takes it too, by hand: the same six pops). */
     ".macro ck64_return\n"
-    "  movq ck_saved_rsp(%rip), %rsp\n"
+    "  " CK64_A32 "movq ck_saved_rsp" CK64_RIP ", %rsp\n"
     "  popq %r15\n"
     "  popq %r14\n"
     "  popq %r13\n"
@@ -117,8 +133,8 @@ __asm__(
 
     ".macro ck64_epilogue\n"
     "  ck64_read_into ck_t1, 1\n"
-    "  movl %esi, ck_carry_esi(%rip)\n"
-    "  movl %esp, ck_end_esp(%rip)\n"
+    "  " CK64_A32 "movl %esi, ck_carry_esi" CK64_RIP "\n"
+    "  " CK64_A32 "movl %esp, ck_end_esp" CK64_RIP "\n"
     "  ck64_return\n"
     ".endm\n"
     ".endif\n");
