@@ -29,7 +29,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/clock kernel/harness kernel/report kernel/run
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
@@ -150,6 +150,14 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/host/test_%: $(BUILD)/host/tests/unit/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
+
+# Unit tests in subfolders of tests/unit/ (one room each, e.g. clock/).
+UNIT_SUB_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
+UNIT_SUB      := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(UNIT_SUB_SRCS))
+UNIT_TESTS    += $(UNIT_SUB)
+$(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
 
 unit-tests: $(UNIT_TESTS)

@@ -2,11 +2,14 @@
  * says: warm-up, S samples of the body unrolled 0, U and 2U times inside L
  * loop iterations, overhead removed by the n-versus-2n difference and
  * cross-checked against the empty body. */
+#include "clock/aperf.h"
 #include "measure.h"
 #include "timer.h"
 #include "platform/fault.h"
 
 #include <stddef.h>
+
+_Static_assert(APERF_SAMPLES_MAX >= MEASURE_SAMPLES_MAX, "the real clock keeps every sample");
 
 static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
 static uint64_t ref_u[MEASURE_SAMPLES_MAX], ref_2u[MEASURE_SAMPLES_MAX];
@@ -137,11 +140,16 @@ static void take_samples(const struct bench *b, const struct bench *ref, const s
             run_copies(ref, 2 * u, ref_size);
         }
     }
+    aperf_start();
     /* Interleaved, so a slow drift (the core's clock) affects all alike. */
     for (uint32_t s = 0; s < n && !damage.vector; s++) {
         t_empty[s] = run_copies(b, 0, size);
+        aperf_before(); /* the real clock around U and 2U (aperf.c says why) */
         t_u[s] = run_copies(b, u, size);
+        aperf_after(s, 0);
+        aperf_before();
         t_2u[s] = run_copies(b, 2 * u, size);
+        aperf_after(s, 1);
         if (ref) {
             ref_u[s] = run_copies(ref, u, ref_size);
             ref_2u[s] = run_copies(ref, 2 * u, ref_size);
@@ -222,6 +230,7 @@ static void measure_cold(const struct bench *b, uint32_t size, struct measuremen
     m->samples = 1;
     m->value_x100 = m->min_x100 = m->empty_x100 = per_iter(diffs[0] * 100, m->unroll);
     m->methods_agree = m->stable = true;
+    m->aperf.why = "a cold measurement has one sample and no U/2U difference";
 }
 
 void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
@@ -309,6 +318,7 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         if (ref)
             m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
         analyse(m, m->samples, iters);
+        aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
         if (m->stable || m->reruns == 1 || damage.vector)
             break;
         m->reruns++;

@@ -38,7 +38,10 @@ struct result {
     int64_t cycles_x100;
     bool cycles_exact;            /* counted (a proved counter, the P5's TSC), not estimated */
     bool cycles_alongside;        /* estimated from the ADD chain timed in the same samples */
-    const char *cycles_unit;      /* "exact (counter)", "exact", "estimate", "unknown" */
+    const char *cycles_unit;      /* "exact (aperf)", "exact (counter)", "exact", "estimate", "unknown" */
+    bool have_estimate;           /* with APERF: the ADD-chain estimate beside it */
+    int64_t estimate_x100;
+    bool estimate_disagrees;      /* by more than 2 % of the APERF count */
     bool have_ns;
     int64_t ns_x100;
     const char *time_unit;        /* "tsc" or "pit/1000" */

@@ -8,6 +8,7 @@
 #include "cpu/cpu.h"
 #include "cpu/microcode.h"
 #include "cpu/msrscan.h"
+#include "clock/aperf.h"
 #include "harness/bench.h"
 #include "harness/measure.h"
 #include "harness/result.h"
@@ -69,6 +70,7 @@ void write_pmu_restore(const struct counters_restore *r);   /* the "pmu_restore"
 /* Timing (write_timer.c) */
 void write_timer(const struct timer_info *t);
 void write_trust(const struct trust *t);
+void write_clock(const struct aperf_state *a);
 
 /* Benchmarks (write_bench.c, write_result.c) */
 void write_bench_list_heading(unsigned count);

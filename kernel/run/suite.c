@@ -8,6 +8,7 @@
 #include "lib/fmt.h"
 #include "guarded_step.h"
 #include "lib/kstring.h"
+#include "clock/aperf.h"
 #include "harness/measure.h"
 #include "platform/msr.h"
 #include "lib/option.h"
@@ -219,6 +220,9 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     static struct result r;
     result_compute(b, &m, &ec, &r);
     write_result(&r);
+    if (r.estimate_disagrees)
+        log_note("warn", "aperf", "%s: the ADD-chain cycle estimate differs from APERF's count by more "
+                 "than 2 %%", b->name);
     return STATUS_OK;
 }
 
@@ -296,8 +300,10 @@ static void init_timing(void *arg)
     struct timing_setup *t = arg;
     timer_init(&t->p->timer);
     write_timer(&timer);
+    aperf_probe(cpu, t->p->msr);
     trust_check(t->cfg, t->ctx);
     write_trust(&trust);
+    write_clock(&aperf);
 }
 
 /* Every PMU MSR must read back what it held before the run. */

@@ -425,3 +425,20 @@ def test_selftest_raises_vectors_inside_benchmarks_and_restores_the_state():
         assert cases[name]["ok"] is True and cases[name]["seen"] == what
         assert faults["benchmark selftest/" + what[:3].lower()]["detected_by"] == "harness"
     assert "calib/empty" in results_by_name(log)
+
+
+def test_ring3_has_no_real_clock_and_says_why(full):
+    """Ring 3 cannot read IA32_APERF/IA32_MPERF: where CPUID leaf 6 offers
+    them the read is refused; where it does not (qemu-i386), CPUID says so."""
+    leaf6 = [leaf for leaf in full.one("cpu")["raw"] if int(leaf["leaf"], 16) == 6]
+    clock = full.one("clock")
+    assert clock["aperf"] is False
+    if not leaf6:
+        assert clock["why"] == "no CPUID leaf 6: no IA32_APERF/IA32_MPERF"
+    elif int(leaf6[0]["ecx"], 16) & 1:
+        assert clock["why"] == "IA32_MPERF (0xE7) faults or cannot be read here"
+        assert "fault" in clock
+    else:
+        assert clock["why"] == "CPUID.06H:ECX[0] is clear: no IA32_APERF/IA32_MPERF"
+    for r in full.of_type("result"):
+        assert r["freq_mhz"] is None and "freq_changed" not in r, r["name"]
