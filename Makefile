@@ -28,7 +28,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # The tree is the architecture: kernel/platform/{bare,hosted} are the two
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
-BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps
+BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/firmware
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/clock kernel/harness kernel/report kernel/run
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
@@ -158,7 +158,9 @@ UNIT_SUB      := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(UNIT_SUB_SRCS))
 UNIT_TESTS    += $(UNIT_SUB)
 $(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
+	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka
+# The SMBIOS parser is bare-platform code, pure enough to test on the host.
+$(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/platform/bare/firmware/smbios.c.o
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
@@ -238,7 +240,7 @@ FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LIB      := $(BUILD)/fuzz/libck.a
-FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c tests/unit/support/capture.c tests/unit/support/host32.c
+FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c kernel/platform/bare/firmware/smbios.c tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30
 FUZZ_CHECK_SECONDS ?= 5
 HYPOTHESIS_EXAMPLES ?= 500

@@ -13,6 +13,7 @@
 #include "platform/guard.h"
 #include "platform/msr.h"
 #include "platform/out.h"
+#include "platform/platform_smbios.h"
 #include "platform/selftest.h"
 
 /* What the platform knows about the machine, for the "platform" record and
@@ -35,6 +36,7 @@ struct platform_bare_info {
     uint64_t fb_addr;
     uint32_t fb_width, fb_height, fb_bpp, fb_type;
     const char *exit;             /* how the run ends */
+    const struct platform_smbios *smbios; /* the firmware's SMBIOS tables (never NULL on bare) */
 };
 
 struct platform_hosted_info {

@@ -72,6 +72,11 @@ void write_timer(const struct timer_info *t);
 void write_trust(const struct trust *t);
 void write_clock(const struct aperf_state *a);
 
+/* The platform record's SMBIOS part (write_smbios.c): lines, and the fields
+ * inside the open platform record. */
+void write_smbios_text(const struct platform_smbios *sm);
+void write_smbios_fields(const struct platform_smbios *sm);
+
 /* Benchmarks (write_bench.c, write_result.c) */
 void write_bench_list_heading(unsigned count);
 void write_bench_entry(const struct bench *b, const char *unmet);   /* unmet: NULL or why not here */

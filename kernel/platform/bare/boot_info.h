@@ -26,6 +26,12 @@ struct boot_info {
         uint8_t color[6];       /* RGB: red, green, blue field position and size */
         bool present;
     } fb;
+    /* The SMBIOS entry point from the multiboot2 SMBIOS tag (type 13), copied
+     * (an entry point is at most 0x1F bytes); smbios_len 0: no tag. */
+    uint64_t efi_systab;        /* the EFI system table (tags 11/12), 0: none */
+    bool efi64;                 /* tag 12: a 64-bit firmware's table */
+    uint8_t smbios[32];
+    uint32_t smbios_len;
 };
 
 extern struct boot_info boot_info;
