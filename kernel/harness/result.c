@@ -3,6 +3,7 @@
  * expectation for this microarchitecture. */
 #include "cpu/cpu.h"
 #include "cpu/uarch.h"
+#include "lib/kstring.h"
 #include "lib/option.h"
 #include "result.h"
 #include "timer.h"
@@ -118,4 +119,13 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
     r->verdict = verdict(r);
     if (opt_hist && !m->cold)
         histogram(m, r);
+}
+
+void result_memory(struct result *r, const struct bench_ctx *ctx, uint64_t page, const char *page_why)
+{
+    r->memory = kstrncmp(r->b->name, "mem/", 4) == 0;
+    r->working_set = ctx->working_set;
+    r->llc = ctx->llc;
+    r->page_size = page;
+    r->page_why = page ? NULL : page_why;
 }

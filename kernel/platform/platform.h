@@ -74,6 +74,12 @@ struct platform {
     struct timer_platform timer;  /* calibration and the PIT fallback */
     /* Memory for the mem/ benchmarks beyond the 64 KiB scratch (may be NULL). */
     void (*big_memory)(uint8_t **base, uint64_t *size);
+    /* The page size the memory at addr (len bytes: the large memory, the
+     * scratch page) is mapped with, in bytes, for the mem/ records; 0 with
+     * *why when it has no pages (paging off), or they are unknown or mixed.
+     * A platform that maps with 2 MiB or 1 GiB pages says so here. May be
+     * NULL. */
+    uint64_t (*page_size)(const void *addr, uint64_t len, const char **why);
     /* After a fault (the guard caught it): put back the machine state the
      * harness relies on, whatever the faulting code changed: the flat segment
      * registers, EFLAGS.DF/AC/TF clear, the x87 reset (control word, no

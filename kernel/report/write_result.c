@@ -146,6 +146,20 @@ static void real_clock(const struct result *r)
     }
 }
 
+static void memory(const struct result *r)
+{
+    if (r->working_set)
+        rec_u64("working_set", r->working_set);
+    if (r->llc)
+        rec_u64("llc", r->llc);
+    if (r->page_size) {
+        rec_u64("page_size", r->page_size);
+    } else {
+        rec_null("page_size");
+        rec_str("page_size_reason", r->page_why ? r->page_why : "unknown");
+    }
+}
+
 static void record(const struct result *r)
 {
     const struct measurement *m = r->m;
@@ -180,6 +194,8 @@ static void record(const struct result *r)
         rec_null("smi");
     expectation(r);
     rec_str("verdict", r->verdict);
+    if (r->memory)
+        memory(r);
     if (r->ec->n)
         events(r->ec);
     if (r->hist_bins)

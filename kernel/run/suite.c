@@ -178,6 +178,17 @@ static int report_damage(const struct platform *p, const char *where, const stru
     return STATUS_BENCH_FAULT;
 }
 
+/* The memory a mem/ benchmark walked: the large memory when its .prepare
+ * said how much, else the scratch page; and the page size it is mapped with. */
+static void memory_of(const struct platform *p, const struct bench_ctx *ctx, struct result *r)
+{
+    const char *why = "the platform does not say";
+    const void *addr = ctx->working_set ? (const void *)ctx->big : (const void *)ctx->scratch;
+    uint64_t len = ctx->working_set ? ctx->working_set : ctx->scratch_size;
+    uint64_t page = p->page_size ? p->page_size(addr, len, &why) : 0;
+    result_memory(r, ctx, page, why);
+}
+
 static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
                    struct fault_info *seen)
 {
@@ -219,6 +230,7 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     }
     static struct result r;
     result_compute(b, &m, &ec, &r);
+    memory_of(p, &ctx, &r);
     write_result(&r);
     if (r.estimate_disagrees)
         log_note("warn", "aperf", "%s: the ADD-chain cycle estimate differs from APERF's count by more "

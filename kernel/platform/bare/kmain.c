@@ -74,6 +74,7 @@ static const struct platform bare = {
     .msr_selftest = ring0_msr_selftest,
     .timer = { pit_calibrate_tsc, pit_free_run },
     .big_memory = bare_big_memory,
+    .page_size = bare_page_size,
     .after_fault = bare_after_fault,
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,

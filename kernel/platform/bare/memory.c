@@ -30,3 +30,13 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
     *base = (uint8_t *)(uintptr_t)best_base;
     *size = best_len;
 }
+
+/* The 32-bit path never sets CR0.PG (cpu_setup.c): linear addresses are
+ * physical ones, there is no page size and no TLB miss in the curve. */
+uint64_t bare_page_size(const void *addr, uint64_t len, const char **why)
+{
+    (void)addr;
+    (void)len;
+    *why = "paging is off: the 32-bit core addresses physical memory directly, without pages";
+    return 0;
+}

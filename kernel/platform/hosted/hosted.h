@@ -23,4 +23,9 @@ void ring3_msr_selftest(struct selftest_check *c);
 /* bench_faults.c: the vectors raised inside a benchmark body in ring 3. */
 extern const struct bench_fault ring3_bench_faults[];
 
+/* pages.c: the page size of the mapping at base (size bytes), from
+ * /proc/self/smaps; 0 with *why when unknown or mixed (struct platform's
+ * page_size). */
+uint64_t hosted_page_size(const void *base, uint64_t size, const char **why);
+
 #endif
