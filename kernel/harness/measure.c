@@ -3,6 +3,7 @@
  * loop iterations, overhead removed by the n-versus-2n difference and
  * cross-checked against the empty body. */
 #include "clock/aperf.h"
+#include "clock/warmup.h"
 #include "measure.h"
 #include "timer.h"
 #include "platform/fault.h"
@@ -262,6 +263,19 @@ static uint32_t pit_loops(const struct bench *b, uint32_t unroll, uint32_t size,
     }
 }
 
+/* An AVX body runs until its throughput settles (clock/warmup.h): runs of
+ * 2U copies, as the samples will take them. */
+static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m)
+{
+    struct warmup w;
+    warmup_begin(&w, timer.mode == READ_PIT ? 0 : timer.hz);
+    while (!damage.vector && !warmup_step(&w, run_copies(b, 2 * m->unroll, size)))
+        ;
+    m->avx_warmup = true;
+    m->warmups = w.runs;
+    m->warmup_settled = w.settled;
+}
+
 void measure_bench(const struct bench *b, const struct measure_config *cfg,
                    const struct bench_ctx *ctx, struct measurement *m)
 {
@@ -307,6 +321,8 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
     if (timer.mode == READ_PIT && !b->loops)
         m->loops = pit_loops(b, m->unroll, size, m->loops);
     ck_timing.loops = m->loops;
+    if (warmup_wanted(b->needs, BENCH_NEEDS_MAX))
+        warm_avx(b, size, m);
     uint64_t iters = (uint64_t)m->unroll * m->loops;
     struct measure_config run = *cfg;
     run.unroll = m->unroll;

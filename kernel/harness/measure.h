@@ -47,6 +47,9 @@ struct measurement {
     /* The reference (the dependent ADD chain, 1 cycle a body) timed in the
      * same sample loop: median of its t(2U) - t(U), x100. 0 when not taken. */
     uint64_t ref_median_x100;
+    /* AVX bodies: warmed until the throughput settled (clock/warmup.h). */
+    bool avx_warmup, warmup_settled;
+    uint32_t warmups;            /* runs it took */
     /* The real clock read around each U and 2U run (aperf.h). */
     struct aperf_result aperf;
     /* Raw totals of the last run, for raw= and hist= output. */

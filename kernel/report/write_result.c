@@ -187,6 +187,10 @@ static void record(const struct result *r)
     rec_u64("negative", m->negative);
     rec_bool("stable", m->stable);
     rec_u64("reruns", m->reruns);
+    if (m->avx_warmup) {
+        rec_u64("warmups", m->warmups);
+        rec_bool("warmup_settled", m->warmup_settled);
+    }
     rec_bool("trusted", r->trusted);
     if (m->smi_known)
         rec_u64("smi", m->smis);
