@@ -29,8 +29,9 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # The tree is the architecture: kernel/platform/{bare,hosted} are the two
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
-BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/harness/long64 \
+BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long \
+                 kernel/platform/bare/firmware
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/clock kernel/harness kernel/harness/long64 \
                  kernel/report kernel/report/screen kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
@@ -42,9 +43,6 @@ VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
-# Rooms of unit tests (tests/unit/report/ ...): the same, one folder down.
-UNIT_ROOM_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/*/test_*.c)))
-UNIT_TESTS    += $(UNIT_ROOM_TESTS)
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -165,9 +163,16 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	ar rcs $@ $^
 $(BUILD)/host/test_%: $(BUILD)/host/tests/unit/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
-$(UNIT_ROOM_TESTS): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+# Unit tests in subfolders of tests/unit/ (one room each: clock/, firmware/,
+# load/, report/; tests/unit/ itself holds at most 20 sources, check-layout).
+UNIT_SUB_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
+UNIT_SUB      := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(UNIT_SUB_SRCS))
+UNIT_TESTS    += $(UNIT_SUB)
+$(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
+	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka
+# The SMBIOS parser is bare-platform code, pure enough to test on the host.
+$(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/platform/bare/firmware/smbios.c.o
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
@@ -278,7 +283,7 @@ FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LIB      := $(BUILD)/fuzz/libck.a
-FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c tests/unit/support/capture.c tests/unit/support/host32.c
+FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c kernel/platform/bare/firmware/smbios.c tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30
 FUZZ_CHECK_SECONDS ?= 5
 HYPOTHESIS_EXAMPLES ?= 500

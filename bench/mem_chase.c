@@ -1,6 +1,6 @@
 /* mem/chase/: load-to-use latency by pointer chasing, one working-set size
- * per benchmark, from 1 KiB (L1) to 64 MiB (beyond the last-level cache of
- * most machines). Each load's address is the value the previous load
+ * per benchmark, from 1 KiB (L1) to 64 MiB, and 4x the last-level cache
+ * (DRAM on every machine). Each load's address is the value the previous load
  * returned, so one body ("movl (%esi), %esi") costs one full load latency
  * at that level of the hierarchy.
  *
@@ -66,7 +66,32 @@ static const char *chase_prepare(struct bench_ctx *ctx, uint32_t bytes)
         *chase_slot(base, k) = (uint32_t)(uintptr_t)chase_slot(base, *chase_slot(base, k));
     ctx->esi = (uint32_t)base;
     ctx->edi = (uint32_t)base;
+    ctx->working_set = bytes;
     return NULL;
+}
+
+/* mem/chase/4xLLC: four times the last-level cache CPUID describes, so the
+ * curve always ends in DRAM whatever the part (a 64 MiB chain stays partly
+ * cached in a 320 MB L3); where the large memory is smaller, the largest
+ * chain that fits (the record's working_set against llc says so). Without
+ * a described cache: the largest that fits, at most 256 MiB. */
+#define CHASE_UNKNOWN_LLC_MAX (256u << 20)
+
+static const char *chase_llc(struct bench_ctx *ctx)
+{
+    unsigned level;
+    uint64_t llc = bench_llc_bytes(&level);
+    uint64_t want = llc ? 4 * llc : CHASE_UNKNOWN_LLC_MAX;
+    uint64_t fits = ctx->big && ctx->big_size > 2 * CHASE_LINE ? ctx->big_size - CHASE_LINE : 0;
+    if (fits > 0xFFFFFFC0u)
+        fits = 0xFFFFFFC0u; /* the chain's pointers are 32-bit */
+    uint64_t bytes = (want < fits ? want : fits) & ~(uint64_t)(CHASE_LINE - 1);
+    if (bytes < 1024)
+        return bench_why("needs large memory for the chain (4 x LLC = %u KiB), have %u KiB",
+                         (unsigned)(want >> 10), (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
+    const char *why = chase_prepare(ctx, (uint32_t)bytes);
+    ctx->llc = llc;
+    return why;
 }
 
 #define CHASE(label, bytes, ...)                                                                   \
@@ -84,3 +109,5 @@ CHASE(1M, 1u << 20);
 CHASE(4M, 4u << 20);
 CHASE(16M, 16u << 20);
 CHASE(64M, 64u << 20);
+BENCH("mem/chase/4xLLC", "pointer chase over 4x the last-level cache (or all that fits): DRAM",
+      "movl (%esi), %esi", .prepare = chase_llc, .carry = true);

@@ -62,3 +62,18 @@ const char *bench_rdpmc_expected(void)
     return bench_why("needs RDPMC (Pentium MMX, Pentium Pro, K7 or later; this is %s family %u)",
                      cpu_vendor_name(cpu->vendor), cpu->family);
 }
+
+uint64_t bench_llc_bytes(unsigned *level)
+{
+    uint64_t best = 0;
+    *level = 0;
+    for (unsigned i = 0; i < cpu->ncaches; i++) {
+        const struct cache_desc *c = &cpu->caches[i];
+        if ((c->kind == CACHE_DATA || c->kind == CACHE_UNIFIED) &&
+            (c->level > *level || (c->level == *level && c->size > best))) {
+            best = c->size;
+            *level = c->level;
+        }
+    }
+    return best;
+}

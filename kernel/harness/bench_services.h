@@ -25,4 +25,9 @@ uint32_t bench_counter0_msr(const char **reason);
  * a reason why not. */
 const char *bench_rdpmc_expected(void);
 
+/* The last-level cache: the largest data or unified cache CPUID describes
+ * (leaf 4, 0x8000001D, leaf 2 or 0x80000006, as the cpu room decoded them),
+ * in bytes; 0 when none is described. *level gets its level. */
+uint64_t bench_llc_bytes(unsigned *level);
+
 #endif

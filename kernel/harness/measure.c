@@ -2,12 +2,16 @@
  * says: warm-up, S samples of the body unrolled 0, U and 2U times inside L
  * loop iterations, overhead removed by the n-versus-2n difference and
  * cross-checked against the empty body. */
+#include "clock/aperf.h"
+#include "clock/warmup.h"
 #include "measure.h"
 #include "timer.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
 
 #include <stddef.h>
+
+_Static_assert(APERF_SAMPLES_MAX >= MEASURE_SAMPLES_MAX, "the real clock keeps every sample");
 
 static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
 static uint64_t ref_u[MEASURE_SAMPLES_MAX], ref_2u[MEASURE_SAMPLES_MAX];
@@ -158,11 +162,16 @@ static void take_samples(const struct bench *b, const struct bench *ref, const s
             run_copies(ref, 2 * u, ref_size);
         }
     }
+    aperf_start();
     /* Interleaved, so a slow drift (the core's clock) affects all alike. */
     for (uint32_t s = 0; s < n && !damage.vector; s++) {
         t_empty[s] = run_copies(b, 0, size);
+        aperf_before(); /* the real clock around U and 2U (aperf.c says why) */
         t_u[s] = run_copies(b, u, size);
+        aperf_after(s, 0);
+        aperf_before();
         t_2u[s] = run_copies(b, 2 * u, size);
+        aperf_after(s, 1);
         if (ref) {
             ref_u[s] = run_copies(ref, u, ref_size);
             ref_2u[s] = run_copies(ref, 2 * u, ref_size);
@@ -243,6 +252,7 @@ static void measure_cold(const struct bench *b, uint32_t size, struct measuremen
     m->samples = 1;
     m->value_x100 = m->min_x100 = m->empty_x100 = per_iter(diffs[0] * 100, m->unroll);
     m->methods_agree = m->stable = true;
+    m->aperf.why = "a cold measurement has one sample and no U/2U difference";
 }
 
 void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
@@ -272,6 +282,19 @@ static uint32_t pit_loops(const struct bench *b, uint32_t unroll, uint32_t size,
         uint64_t grow = t ? PIT_TARGET_TICKS / t + 1 : 16;
         loops = grow * loops > PIT_LOOPS_MAX ? PIT_LOOPS_MAX : (uint32_t)(grow * loops);
     }
+}
+
+/* An AVX body runs until its throughput settles (clock/warmup.h): runs of
+ * 2U copies, as the samples will take them. */
+static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m)
+{
+    struct warmup w;
+    warmup_begin(&w, timer.mode == READ_PIT ? 0 : timer.hz);
+    while (!damage.vector && !warmup_step(&w, run_copies(b, 2 * m->unroll, size)))
+        ;
+    m->avx_warmup = true;
+    m->warmups = w.runs;
+    m->warmup_settled = w.settled;
 }
 
 void measure_bench(const struct bench *b, const struct measure_config *cfg,
@@ -324,6 +347,8 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
     if (timer.mode == READ_PIT && !b->loops)
         m->loops = pit_loops(b, m->unroll, size, m->loops);
     ck_timing.loops = m->loops;
+    if (warmup_wanted(b->needs, BENCH_NEEDS_MAX))
+        warm_avx(b, size, m);
     uint64_t iters = (uint64_t)m->unroll * m->loops;
     struct measure_config run = *cfg;
     run.unroll = m->unroll;
@@ -335,6 +360,7 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         if (ref)
             m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
         analyse(m, m->samples, iters);
+        aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
         if (m->stable || m->reruns == 1 || damage.vector)
             break;
         m->reruns++;

@@ -6,6 +6,7 @@
 #define CK_MEASURE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "clock/aperf.h"
 #include "bench.h"
 #include "stats/stats.h"
 #include "timing_page.h"
@@ -46,6 +47,11 @@ struct measurement {
     /* The reference (the dependent ADD chain, 1 cycle a body) timed in the
      * same sample loop: median of its t(2U) - t(U), x100. 0 when not taken. */
     uint64_t ref_median_x100;
+    /* AVX bodies: warmed until the throughput settled (clock/warmup.h). */
+    bool avx_warmup, warmup_settled;
+    uint32_t warmups;            /* runs it took */
+    /* The real clock read around each U and 2U run (aperf.h). */
+    struct aperf_result aperf;
     /* Raw totals of the last run, for raw= and hist= output. */
     const uint64_t *t_empty, *t_u, *t_2u;
 };

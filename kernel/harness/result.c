@@ -3,6 +3,7 @@
  * expectation for this microarchitecture. */
 #include "cpu/cpu.h"
 #include "cpu/uarch.h"
+#include "lib/kstring.h"
 #include "lib/option.h"
 #include "result.h"
 #include "timer.h"
@@ -65,10 +66,30 @@ static void histogram(const struct measurement *m, struct result *r)
         r->hist_from_x100[i] = per_body((lo + i * width) * 100, r->iters);
 }
 
-/* Best first: a proved cycle counter, the P5's TSC, the ADD chain timed
- * alongside, the ADD chain timed once at the start. */
+/* The ADD-chain estimate beside APERF's count: alongside, else the chain
+ * timed once at the start; disagreeing by more than 2 % is worth a note. */
+static void check_estimate(const struct measurement *m, struct result *r)
+{
+    if (trust.cycles_exact)
+        return;
+    r->have_estimate = measure_ref_cycles_x100(m, &r->estimate_x100) ||
+                       trust_cycles_x100(m->value_x100, &r->estimate_x100);
+    r->estimate_disagrees = r->have_estimate && aperf_disagrees(r->cycles_x100, r->estimate_x100);
+}
+
+/* Best first: APERF read around the same samples (a count of core cycles,
+ * taken with the time itself), a proved cycle counter (counted in separate
+ * passes), the P5's TSC, the ADD chain timed alongside, the ADD chain timed
+ * once at the start. */
 static void cycles(const struct measurement *m, const struct event_counts *ec, struct result *r)
 {
+    if (m->aperf.have) {
+        r->have_cycles = r->cycles_exact = true;
+        r->cycles_x100 = m->aperf.cycles_x100;
+        r->cycles_unit = "exact (aperf)";
+        check_estimate(m, r);
+        return;
+    }
     bool counted = ec->cycles_index >= 0 && !ec->err[ec->cycles_index] && !m->cold;
     r->have_cycles = true;
     if (counted)
@@ -98,4 +119,13 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
     r->verdict = verdict(r);
     if (opt_hist && !m->cold)
         histogram(m, r);
+}
+
+void result_memory(struct result *r, const struct bench_ctx *ctx, uint64_t page, const char *page_why)
+{
+    r->memory = kstrncmp(r->b->name, "mem/", 4) == 0;
+    r->working_set = ctx->working_set;
+    r->llc = ctx->llc;
+    r->page_size = page;
+    r->page_why = page ? NULL : page_why;
 }

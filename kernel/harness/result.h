@@ -38,7 +38,10 @@ struct result {
     int64_t cycles_x100;
     bool cycles_exact;            /* counted (a proved counter, the P5's TSC), not estimated */
     bool cycles_alongside;        /* estimated from the ADD chain timed in the same samples */
-    const char *cycles_unit;      /* "exact (counter)", "exact", "estimate", "unknown" */
+    const char *cycles_unit;      /* "exact (aperf)", "exact (counter)", "exact", "estimate", "unknown" */
+    bool have_estimate;           /* with APERF: the ADD-chain estimate beside it */
+    int64_t estimate_x100;
+    bool estimate_disagrees;      /* by more than 2 % of the APERF count */
     bool have_ns;
     int64_t ns_x100;
     const char *time_unit;        /* "tsc" or "pit/1000" */
@@ -47,6 +50,11 @@ struct result {
     const struct bench_expect *expect; /* for this microarchitecture; NULL: none stated */
     int64_t tolerance_x100;
     const char *verdict;          /* "ok", "off", "no expectation", "untrusted timing", "no cycle unit" */
+    /* mem/ benchmarks: the memory walked and how it is mapped. */
+    bool memory;
+    uint64_t working_set, llc;    /* bytes (0: not said) */
+    uint64_t page_size;           /* bytes; 0: no pages or unknown, page_why says */
+    const char *page_why;
     unsigned hist_bins;           /* 0: no histogram asked for */
     uint32_t hist_count[RESULT_HIST_BINS];
     int64_t hist_from_x100[RESULT_HIST_BINS];
@@ -55,6 +63,10 @@ struct result {
 /* Everything a result record says, from one measurement. */
 void result_compute(const struct bench *b, const struct measurement *m, const struct event_counts *ec,
                     struct result *r);
+
+/* A mem/ result's memory: what .prepare said it walks (ctx) and the page
+ * size the platform maps it with (page 0: page_why says why). */
+void result_memory(struct result *r, const struct bench_ctx *ctx, uint64_t page, const char *page_why);
 
 /* The event sweep (sweep=): one benchmark, every event of the counter table. */
 #define SWEEP_MAX 128

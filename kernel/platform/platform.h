@@ -14,6 +14,7 @@
 #include "platform/msr.h"
 #include "platform/out.h"
 #include "platform/screen.h"
+#include "platform/platform_smbios.h"
 #include "platform/selftest.h"
 
 /* What the platform knows about the machine, for the "platform" record and
@@ -43,6 +44,7 @@ struct platform_bare_info {
     const char *pages;
     const char *map_pages;        /* the map's page size above its first GiB ("1g", "2m") */
     uint64_t mapped_bytes;        /* identity-mapped from 0 (0 in 32-bit mode) */
+    const struct platform_smbios *smbios; /* the firmware's SMBIOS tables (never NULL on bare) */
 };
 
 struct platform_hosted_info {
@@ -88,6 +90,12 @@ struct platform {
     struct timer_platform timer;  /* calibration and the PIT fallback */
     /* Memory for the mem/ benchmarks beyond the 64 KiB scratch (may be NULL). */
     void (*big_memory)(uint8_t **base, uint64_t *size);
+    /* The page size the memory at addr (len bytes: the large memory, the
+     * scratch page) is mapped with, in bytes, for the mem/ records; 0 with
+     * *why when it has no pages (paging off), or they are unknown or mixed.
+     * A platform that maps with 2 MiB or 1 GiB pages says so here. May be
+     * NULL. */
+    uint64_t (*page_size)(const void *addr, uint64_t len, const char **why);
     /* After a fault (the guard caught it): put back the machine state the
      * harness relies on, whatever the faulting code changed: the flat segment
      * registers, EFLAGS.DF/AC/TF clear, the x87 reset (control word, no

@@ -8,6 +8,7 @@
 #include "cpu/cpu.h"
 #include "cpu/microcode.h"
 #include "cpu/msrscan.h"
+#include "clock/aperf.h"
 #include "harness/bench.h"
 #include "harness/measure.h"
 #include "harness/result.h"
@@ -70,6 +71,12 @@ void write_pmu_restore(const struct counters_restore *r);   /* the "pmu_restore"
 /* Timing (write_timer.c) */
 void write_timer(const struct timer_info *t);
 void write_trust(const struct trust *t);
+void write_clock(const struct aperf_state *a);
+
+/* The platform record's SMBIOS part (write_smbios.c): lines, and the fields
+ * inside the open platform record. */
+void write_smbios_text(const struct platform_smbios *sm);
+void write_smbios_fields(const struct platform_smbios *sm);
 
 /* Benchmark files, loaded at boot or in a session (write_module.c). */
 void write_module(const struct module_verdict *v);

@@ -96,9 +96,10 @@ static void line(const struct result *r)
         kfixed(empty, sizeof empty, m->empty_x100, 2);
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
     }
-    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", r->b->name, t, c,
+    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s\n", r->b->name, t, c,
              r->have_cycles ? (r->cycles_exact ? "c" : "~") : " ", ex, r->expect ? r->verdict : "-",
-             disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
+             disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "",
+             m->aperf.freq_changed ? " [freq changed]" : "");
 }
 
 static void fixed_or_null(const char *key, bool have, int64_t x100)
@@ -122,6 +123,44 @@ static void expectation(const struct result *r)
     rec_obj_close();
 }
 
+/* The real clock (APERF/MPERF) of this result, or why there is none. */
+static void real_clock(const struct result *r)
+{
+    const struct aperf_result *a = &r->m->aperf;
+    if (!a->have) {
+        rec_null("freq_mhz");
+        rec_str("aperf_reason", a->why ? a->why : "not read");
+        return;
+    }
+    if (a->freq_known) {
+        rec_u64("freq_mhz", a->freq_mhz);
+        rec_u64("freq_lo_mhz", a->freq_lo_mhz);
+        rec_u64("freq_hi_mhz", a->freq_hi_mhz);
+        rec_bool("freq_changed", a->freq_changed);
+    } else {
+        rec_null("freq_mhz");
+        rec_str("aperf_reason", "the TSC rate is unknown: no frequency");
+    }
+    if (r->have_estimate) {
+        rec_fixed("cycles_estimate", r->estimate_x100, 2);
+        rec_bool("estimate_agrees", !r->estimate_disagrees);
+    }
+}
+
+static void memory(const struct result *r)
+{
+    if (r->working_set)
+        rec_u64("working_set", r->working_set);
+    if (r->llc)
+        rec_u64("llc", r->llc);
+    if (r->page_size) {
+        rec_u64("page_size", r->page_size);
+    } else {
+        rec_null("page_size");
+        rec_str("page_size_reason", r->page_why ? r->page_why : "unknown");
+    }
+}
+
 static void record(const struct result *r)
 {
     const struct measurement *m = r->m;
@@ -140,6 +179,7 @@ static void record(const struct result *r)
     rec_str("cycles_unit", r->cycles_unit);
     if (r->cycles_alongside)
         rec_str("cycles_reference", "ADD chain sampled alongside");
+    real_clock(r);
     if (r->b->insns > 1)
         rec_fixed("ticks_per_insn", m->value_x100 / r->b->insns, 2);
     fixed_or_null("ns", r->have_ns, r->ns_x100);
@@ -148,6 +188,10 @@ static void record(const struct result *r)
     rec_u64("negative", m->negative);
     rec_bool("stable", m->stable);
     rec_u64("reruns", m->reruns);
+    if (m->avx_warmup) {
+        rec_u64("warmups", m->warmups);
+        rec_bool("warmup_settled", m->warmup_settled);
+    }
     rec_bool("trusted", r->trusted);
     if (m->smi_known)
         rec_u64("smi", m->smis);
@@ -155,6 +199,8 @@ static void record(const struct result *r)
         rec_null("smi");
     expectation(r);
     rec_str("verdict", r->verdict);
+    if (r->memory)
+        memory(r);
     if (r->ec->n)
         events(r->ec);
     if (r->hist_bins)

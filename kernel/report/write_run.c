@@ -39,6 +39,8 @@ static void bare_text(const struct platform_bare_info *b)
                  (unsigned)(b->mapped_bytes >> 30), b->map_pages, b->mode_reason);
     else
         log_text("mode: 32-bit: %s\n", b->mode_reason);
+    if (b->smbios)
+        write_smbios_text(b->smbios);
 }
 
 static void bare_record(const struct platform_bare_info *b)
@@ -77,6 +79,7 @@ static void bare_record(const struct platform_bare_info *b)
         rec_obj_close();
     }
     rec_arr_close();
+    write_smbios_fields(b->smbios);
 }
 
 static void hosted_text(const struct platform_hosted_info *h)

@@ -1,5 +1,6 @@
 /* The "timer" record: how the counter is read and at what frequency it runs;
- * and the "trust" record: whether its timings can be believed. */
+ * the "trust" record: whether its timings can be believed; the "clock"
+ * record: whether the real clock (APERF/MPERF) is read around the samples. */
 #include "log.h"
 #include "report/screen/screen.h"
 #include "write.h"
@@ -46,4 +47,16 @@ void write_trust(const struct trust *t)
     rec_str("cycles", t->cycles_exact ? "exact" : t->add_known ? "estimate" : "unknown");
     rec_close();
     screen_trust(t->trusted, t->why);
+}
+
+void write_clock(const struct aperf_state *a)
+{
+    log_text("  real clock: %s (%s)\n", a->usable ? "APERF/MPERF around every sample" : "none",
+             a->why ? a->why : "");
+    rec_open("clock");
+    rec_bool("aperf", a->usable);
+    rec_str("why", a->why ? a->why : "");
+    if (a->fault)
+        rec_hex("fault", (uint64_t)(uint32_t)a->fault);
+    rec_close();
 }

@@ -8,6 +8,7 @@
 #include "lib/fmt.h"
 #include "guarded_step.h"
 #include "lib/kstring.h"
+#include "clock/aperf.h"
 #include "harness/measure.h"
 #include "platform/msr.h"
 #include "lib/option.h"
@@ -202,6 +203,17 @@ static int report_damage(const struct platform *p, const char *where, const stru
     return STATUS_BENCH_FAULT;
 }
 
+/* The memory a mem/ benchmark walked: the large memory when its .prepare
+ * said how much, else the scratch page; and the page size it is mapped with. */
+static void memory_of(const struct platform *p, const struct bench_ctx *ctx, struct result *r)
+{
+    const char *why = "the platform does not say";
+    const void *addr = ctx->working_set ? (const void *)ctx->big : (const void *)ctx->scratch;
+    uint64_t len = ctx->working_set ? ctx->working_set : ctx->scratch_size;
+    uint64_t page = p->page_size ? p->page_size(addr, len, &why) : 0;
+    result_memory(r, ctx, page, why);
+}
+
 static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
                    struct fault_info *seen)
 {
@@ -245,7 +257,11 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     }
     static struct result r;
     result_compute(b, &m, &ec, &r);
+    memory_of(p, &ctx, &r);
     write_result(&r);
+    if (r.estimate_disagrees)
+        log_note("warn", "aperf", "%s: the ADD-chain cycle estimate differs from APERF's count by more "
+                 "than 2 %%", b->name);
     return STATUS_OK;
 }
 
@@ -323,8 +339,10 @@ static void init_timing(void *arg)
     struct timing_setup *t = arg;
     timer_init(&t->p->timer);
     write_timer(&timer);
+    aperf_probe(cpu, t->p->msr);
     trust_check(t->cfg, t->ctx);
     write_trust(&trust);
+    write_clock(&aperf);
 }
 
 /* Every PMU MSR must read back what it held before the run. */

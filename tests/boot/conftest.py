@@ -108,8 +108,9 @@ def first_error(stderr, rc):
 
 
 def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="", icount=None,
-             memory=128, timeout=MIN_TIMEOUT, env=None, iso=ISO):
-    """Boot once (uncached); the parsed log with .rc, .path, .stderr, .seconds."""
+             memory=128, timeout=MIN_TIMEOUT, env=None, iso=ISO, qemu_args=()):
+    """Boot once (uncached); the parsed log with .rc, .path, .stderr, .seconds.
+    qemu_args: raw QEMU arguments (e.g. "-smbios", "type=1,...")."""
     cmd = [sys.executable, RUNNER, "--iso", iso, "--quiet", "--log", log_path,
            "--accel", accel, "--timeout", str(timeout), "--memory", str(memory)]
     if cpu:
@@ -122,6 +123,7 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
         cmd += ["--cmdline", cmdline]
     if icount is not None:
         cmd += ["--icount", str(icount)]
+    cmd += [f"--qemu-arg={a}" for a in qemu_args]
     if os.path.exists(log_path):
         os.unlink(log_path)
     start = time.monotonic()

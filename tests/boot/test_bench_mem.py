@@ -64,3 +64,70 @@ def test_bodies_are_exact_under_icount():
     for name in group("mem/forward/"):
         assert results[name]["ticks"] == 2.0, results[name]   # a store and its load
         assert results[name]["ticks_per_insn"] == 1.0
+
+
+def llc_bytes(log):
+    """The last-level cache as the harness picks it: the highest level of
+    data or unified cache in the cpu record, the largest at that level."""
+    caches = [c for c in log.one("cpu")["caches"] if c["kind"] in ("data", "unified")]
+    if not caches:
+        return 0
+    top = max(c["level"] for c in caches)
+    return max(c["size"] for c in caches if c["level"] == top)
+
+
+PAGING_OFF = "paging is off: the 32-bit core addresses physical memory directly, without pages"
+
+
+@pytest.mark.parametrize("cpu", ["pentium", "pentium2", "max"])
+def test_chase_reaches_four_times_the_llc(cpu):
+    log = suite_boot(cpu)
+    assert_complete(log)
+    results, _ = outcomes(log)
+    r = results["mem/chase/4xLLC"]
+    llc = llc_bytes(log)
+    if llc == 0:
+        # QEMU's pentium describes no cache (no leaf 2 descriptors): the
+        # largest chain that fits in the large memory, at most 256 MiB.
+        assert cpu == "pentium"
+        assert "llc" not in r
+        big = log.one("platform")["usable_kib"] * 1024
+        assert big // 2 < r["working_set"] < big and r["working_set"] % 64 == 0
+        return
+    assert r["llc"] == llc
+    assert r["working_set"] == 4 * llc            # fits in 128 MiB on these models
+    sizes = [results[n]["working_set"] for n in chase()]
+    assert max(sizes) >= 4 * llc                  # the curve ends in DRAM
+
+
+def test_chase_reaches_four_times_the_llc_with_2_gib(boot):
+    log = boot(cpu="max", cmdline="bench=mem/chase/4xLLC samples=3", memory=2048)
+    assert_complete(log)
+    (r,) = log.of_type("result")
+    assert r["working_set"] == 4 * llc_bytes(log) == 4 * r["llc"]
+    assert r["page_size"] is None and r["page_size_reason"] == PAGING_OFF
+
+
+def test_chase_takes_what_fits_when_memory_is_short(boot):
+    """With 32 MiB of RAM, 4 x 16 MiB cannot be had: the largest chain that
+    fits instead, and the record shows it falls short of 4 x LLC."""
+    log = boot(cpu="max", cmdline="bench=mem/chase/4xLLC samples=3", memory=32)
+    assert_complete(log)
+    (r,) = log.of_type("result")
+    big_kib = log.one("platform")["usable_kib"]
+    assert r["llc"] == 16 << 20
+    assert 16 << 20 < r["working_set"] < 4 * r["llc"]
+    assert r["working_set"] % 64 == 0 and r["working_set"] < big_kib * 1024
+
+
+def test_every_mem_record_says_its_page_size():
+    log = suite_boot("max")
+    results, _ = outcomes(log)
+    for name, r in results.items():
+        assert r["page_size"] is None, name
+        assert r["page_size_reason"] == PAGING_OFF, name
+        if name.startswith("mem/chase/"):
+            assert r["working_set"] >= 1024, name
+    for r in log.of_type("result"):
+        if not r["name"].startswith("mem/"):
+            assert "page_size" not in r, r["name"]

@@ -64,3 +64,20 @@ def test_no_xsave_means_null_xcr0_and_avx_skipped(cpu):
     for s in skips.values():
         assert s["reason"].startswith("AVX needs XCR0.SSE|AVX enabled by the OS"), s
         assert reason in s["reason"], s
+
+
+def test_avx_bodies_are_warmed_until_they_settle():
+    """Under -icount shift=0 every run of a body takes the same ticks, so the
+    warm-up (kernel/clock/warmup.c) settles once its minimum time has passed
+    and three runs agreed: at least 4 runs, never the bound (2000). Other
+    bodies are not warmed this way and their records have no `warmups`."""
+    log = suite_boot("max", icount=0)
+    assert_complete(log)
+    results, _ = avx_outcomes(log)
+    assert results
+    for name, r in results.items():
+        assert r["warmup_settled"] is True, name
+        assert 4 <= r["warmups"] < 2000, (name, r["warmups"])
+    for r in log.of_type("result"):
+        if not r["name"].startswith("avx/"):
+            assert "warmups" not in r and "warmup_settled" not in r, r["name"]

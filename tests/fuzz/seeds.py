@@ -8,6 +8,9 @@
   options     command lines: the boot tests' ones, every kind of bad value
   module      benchmark files (scripts/cyclekit_module.py), behind fuzz_module.c's
               flags byte (0: as they are, 1: length and CRC made right)
+  smbios      an entry point (_SM_ 2.8, _SM3_ 3.0) and a structure table of
+              types 0, 1, 2, 17 and 127, as fuzz_smbios.c reads them (a byte
+              giving the entry point's length, the entry point, the table)
 
 Run it again after adding a dump; the files are small and committed.
 Files named crash-* and hang-* are not written here: each reproduces a bug
@@ -67,6 +70,40 @@ def multiboot2_seeds():
     write("multiboot2", "modules", info(common + mods))
 
 
+def smbios_structure(kind, formatted, strings):
+    body = bytes([kind, 4 + len(formatted), 0, 0]) + bytes(formatted)
+    return body + (b"".join(x + b"\0" for x in strings) + b"\0" if strings else b"\0\0")
+
+
+def smbios_ep21(addr, length):
+    ep = bytearray(0x1F)
+    ep[0:4], ep[5], ep[6], ep[7] = b"_SM_", 0x1F, 2, 8
+    ep[0x10:0x15] = b"_DMI_"
+    ep[0x16:0x18], ep[0x18:0x1C] = struct.pack("<H", length), struct.pack("<I", addr)
+    ep[0x15] = -sum(ep[0x10:0x1F]) & 0xff
+    ep[4] = -sum(ep) & 0xff
+    return bytes(ep)
+
+
+def smbios_ep30(addr, length):
+    ep = bytearray(0x18)
+    ep[0:5], ep[6], ep[7] = b"_SM3_", 0x18, 3
+    ep[0x0C:0x10], ep[0x10:0x18] = struct.pack("<I", length), struct.pack("<Q", addr)
+    ep[5] = -sum(ep) & 0xff
+    return bytes(ep)
+
+
+def smbios_seeds():
+    memdev = bytearray(0x24)
+    memdev[0x08:0x0A], memdev[0x0C], memdev[0x11:0x13] = b"\x00\x40", 1, b"\x80\x0c"
+    table = (smbios_structure(0, [1, 2, 0, 0, 3] + [0] * 15, [b"SeaBIOS", b"1.16", b"04/01/2014"])
+             + smbios_structure(1, [1, 2, 3, 0] + [0] * 19, [b"QEMU", b"Standard PC", b"pc"])
+             + smbios_structure(2, [1, 2, 0] + [0] * 8, [b"Board", b"MB"])
+             + smbios_structure(17, list(memdev), [b"DIMM 0"]) + smbios_structure(127, [], []))
+    for name, ep in (("sm21", smbios_ep21(0xF5A10, len(table))), ("sm30", smbios_ep30(0xF5A10, len(table)))):
+        write("smbios", name, bytes([len(ep)]) + ep + table)
+
+
 def options_seeds():
     lines = {
         "good": "/boot/cyclekit.elf samples=51 warmup=3 unroll=4 loops=1000 cold quick=off list=no "
@@ -102,3 +139,4 @@ if __name__ == "__main__":
     multiboot2_seeds()
     options_seeds()
     module_seeds()
+    smbios_seeds()

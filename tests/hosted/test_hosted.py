@@ -435,3 +435,44 @@ def test_progress_records_before_each_benchmark():
         [(k + 1, len(outcomes), "calib") for k in range(len(outcomes))]
     assert progress[0]["eta_ms"] is None
     assert all(p["elapsed_ms"] is not None for p in progress)  # Linux gives ring 3 the TSC
+
+
+def test_ring3_has_no_real_clock_and_says_why(full):
+    """Ring 3 cannot read IA32_APERF/IA32_MPERF: where CPUID leaf 6 offers
+    them the read is refused; where it does not (qemu-i386), CPUID says so."""
+    leaf6 = [leaf for leaf in full.one("cpu")["raw"] if int(leaf["leaf"], 16) == 6]
+    clock = full.one("clock")
+    assert clock["aperf"] is False
+    if not leaf6:
+        assert clock["why"] == "no CPUID leaf 6: no IA32_APERF/IA32_MPERF"
+    elif int(leaf6[0]["ecx"], 16) & 1:
+        assert clock["why"] == "IA32_MPERF (0xE7) faults or cannot be read here"
+        assert "fault" in clock
+    else:
+        assert clock["why"] == "CPUID.06H:ECX[0] is clear: no IA32_APERF/IA32_MPERF"
+    for r in full.of_type("result"):
+        assert r["freq_mhz"] is None and "freq_changed" not in r, r["name"]
+
+
+def _llc_bytes(log):
+    caches = [c for c in log.one("cpu")["caches"] if c["kind"] in ("data", "unified")]
+    top = max(c["level"] for c in caches)
+    return max(c["size"] for c in caches if c["level"] == top)
+
+
+def test_chase_reaches_four_times_the_llc_and_says_the_page_size(full):
+    llc = _llc_bytes(full)
+    mib = 4 * llc // (1 << 20) + 2
+    if mib > 1024:
+        pytest.skip(f"4 x LLC ({4 * llc >> 20} MiB) is more than hostmem= allows (1024 MiB)")
+    log = run("bench=mem/chase/4xLLC,mem/forward/dword", "samples=3", f"hostmem={mib}")
+    assert_complete(log)
+    chase, forward = log.of_type("result")
+    assert chase["name"] == "mem/chase/4xLLC"
+    assert chase["llc"] == llc and chase["working_set"] == 4 * llc
+    for r in (chase, forward):
+        # Linux's answer from /proc/self/smaps: base pages, all THP, or mixed.
+        if r["page_size"] is None:
+            assert r["page_size_reason"].startswith("mixed: "), r
+        else:
+            assert r["page_size"] in (4096, 2 << 20), r

@@ -33,6 +33,12 @@ struct boot_info {
     char module_names[BOOT_MODULES_MAX][80];  /* origin: "grub module N (its command line)" */
     unsigned nmodules;
     unsigned modules_dropped;   /* more than BOOT_MODULES_MAX, or start > end */
+    /* The SMBIOS entry point from the multiboot2 SMBIOS tag (type 13), copied
+     * (an entry point is at most 0x1F bytes); smbios_len 0: no tag. */
+    uint64_t efi_systab;        /* the EFI system table (tags 11/12), 0: none */
+    bool efi64;                 /* tag 12: a 64-bit firmware's table */
+    uint8_t smbios[32];
+    uint32_t smbios_len;
 };
 
 extern struct boot_info boot_info;

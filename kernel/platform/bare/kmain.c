@@ -6,6 +6,7 @@
 #include "cpu_setup.h"
 #include "memory.h"
 #include "fwcfg.h"
+#include "platform/bare/firmware/smbios.h"
 #include "platform/bare/traps/double_fault.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/idt.h"
@@ -68,6 +69,9 @@ static void describe(struct platform_info *info)
     b->mapped_bytes = long_mode.mapped_top;
     if (long_mode.note) /* an option long mode could not honour */
         log_note("warn", "platform", "%s", long_mode.note);
+    static struct platform_smbios smbios;
+    smbios_find(&smbios);
+    b->smbios = &smbios;
 }
 
 /* Not const: kmain fills in long mode's parts once it knows the mode. */
@@ -84,6 +88,7 @@ static struct platform bare = {
     .msr_selftest = ring0_msr_selftest,
     .timer = { pit_calibrate_tsc, pit_free_run },
     .big_memory = bare_big_memory,
+    .page_size = bare_page_size,
     .after_fault = bare_after_fault,
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,

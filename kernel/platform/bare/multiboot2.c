@@ -8,7 +8,7 @@ struct boot_info boot_info;
 
 enum {
     TAG_END = 0, TAG_CMDLINE = 1, TAG_LOADER = 2, TAG_MODULE = 3, TAG_BASIC_MEMINFO = 4, TAG_MMAP = 6,
-    TAG_FRAMEBUFFER = 8, TAG_EFI32 = 11, TAG_EFI64 = 12,
+    TAG_FRAMEBUFFER = 8, TAG_EFI32 = 11, TAG_EFI64 = 12, TAG_SMBIOS = 13,
 };
 
 struct tag { uint32_t type, size; };
@@ -106,6 +106,17 @@ void multiboot2_parse(uint32_t magic, const void *info)
         case TAG_EFI32:
         case TAG_EFI64:
             boot_info.efi = true;
+            if (t->size >= (t->type == TAG_EFI64 ? 16u : 12u)) { /* the system table's address */
+                boot_info.efi64 = t->type == TAG_EFI64;
+                kmemcpy(&boot_info.efi_systab, body, boot_info.efi64 ? 8 : 4);
+            }
+            break;
+        case TAG_SMBIOS: /* major, minor, 6 reserved bytes, then the entry point */
+            if (t->size > 16) {
+                uint32_t n = t->size - 16;
+                boot_info.smbios_len = n > sizeof boot_info.smbios ? sizeof boot_info.smbios : n;
+                kmemcpy(boot_info.smbios, body + 8, boot_info.smbios_len);
+            }
             break;
         }
         off += (t->size + 7) & ~7u;

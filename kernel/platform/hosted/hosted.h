@@ -33,5 +33,9 @@ void hosted_code_memory(uint8_t **base, size_t *size);
 int hosted_read_byte(void);
 /* watchdog.c: SIGALRM abandons a loaded body that runs past ms. */
 const char *hosted_watchdog(uint32_t ms);
+/* pages.c: the page size of the mapping at base (size bytes), from
+ * /proc/self/smaps; 0 with *why when unknown or mixed (struct platform's
+ * page_size). */
+uint64_t hosted_page_size(const void *base, uint64_t size, const char **why);
 
 #endif

@@ -241,6 +241,7 @@ struct platform hosted_platform = {
     .msr_selftest = ring3_msr_selftest,
     .timer = { calibrate_tsc, NULL },
     .big_memory = big_memory,
+    .page_size = hosted_page_size,
     .after_fault = after_fault,
     .state_check = state_check,
     .bench_faults = ring3_bench_faults,

@@ -6,7 +6,7 @@
 
 #define GP_FAULT FAULT_CODE(13)
 
-enum slot_kind { S_NONE, S_CTL, S_CTR, S_FIXED_CTR, S_FIXED_CTRL, S_GLOBAL, S_CAPS, S_STATUS, S_UCODE };
+enum slot_kind { S_NONE, S_CTL, S_CTR, S_FIXED_CTR, S_FIXED_CTRL, S_GLOBAL, S_CAPS, S_STATUS, S_UCODE, S_CLOCK };
 struct slot {
     enum slot_kind kind;
     uint64_t *reg;
@@ -37,6 +37,8 @@ static struct slot find(struct msr_sim *s, uint32_t msr)
             s->sign_id = s->ucode_rev;
         return (struct slot){ S_UCODE, &s->sign_id, 64, false, s->ucode == SIM_UCODE_AMD, 0 };
     }
+    if (s->aperf && (msr == 0xE7 || msr == 0xE8))
+        return (struct slot){ S_CLOCK, msr == 0xE8 ? &s->aperf_v : &s->mperf_v, 64, false, false, 0 };
     switch (s->family) {
     case SIM_P5:
         if (msr == 0x11) r = (struct slot){ S_CTL, &s->cesr, 32, false, false, 0 };
@@ -285,6 +287,12 @@ void sim_run(struct msr_sim *s, uint64_t instructions, uint64_t cycles, uint64_t
     struct work w = { instructions, cycles, branches };
     if (s->mode != SIM_LIVE)
         return;
+    if (s->aperf && s->mperf_den) {
+        s->aperf_v += cycles;
+        s->mperf_rest += cycles * s->mperf_num; /* exact over many runs: keep the remainder */
+        s->mperf_v += s->mperf_rest / s->mperf_den;
+        s->mperf_rest %= s->mperf_den;
+    }
     switch (s->family) {
     case SIM_P5:
         for (unsigned c = 0; c < 2; c++)

@@ -33,6 +33,14 @@ struct msr_sim {
     enum { SIM_UCODE_NONE, SIM_UCODE_INTEL, SIM_UCODE_AMD } ucode;
     uint32_t ucode_rev;
     uint64_t sign_id;
+    /* The real clock (any family): IA32_MPERF 0xE7 and IA32_APERF 0xE8
+     * exist when `aperf` is set; sim_run advances APERF by the cycles and
+     * MPERF by cycles * mperf_num / mperf_den (the reference rate against
+     * the core's: 1/1 when the core runs at the TSC rate). SIM_DEAD reads
+     * them as 0 like every other MSR, SIM_GP faults. */
+    bool aperf;
+    uint64_t aperf_v, mperf_v, mperf_rest;
+    uint32_t mperf_num, mperf_den;
     /* Statistics, and the accesses in order ('r', 'w'; 'c' for sim_cpuid1). */
     unsigned reads, writes, faults;
     uint32_t last_fault_msr;
