@@ -4,7 +4,6 @@
 #include "boot_info.h"
 #include "lib/option.h"
 #include "memory.h"
-#include "platform/bare/long/long_mode.h"
 #include "load/loaded.h"
 #include "report/log.h"
 
@@ -67,16 +66,3 @@ unsigned bare_boot_modules(const struct platform_module **list)
 
 /* The hosted runner reads files itself; here GRUB's module2 lines do. */
 OPTION_ELSEWHERE(module, "module", "hosted runner only (bare metal reads benchmark files from GRUB module2 lines)");
-/* The 32-bit path never sets CR0.PG (cpu_setup.c): linear addresses are
- * physical ones, there is no page size and no TLB miss in the curve. In
- * long mode the identity map (long/long_pages.c) maps the mem/ region with
- * the page size the platform record states as `pages`. */
-uint64_t bare_page_size(const void *addr, uint64_t len, const char **why)
-{
-    (void)addr;
-    (void)len;
-    if (long_mode.on)
-        return long_mode.region_page;
-    *why = "paging is off: the 32-bit core addresses physical memory directly, without pages";
-    return 0;
-}

@@ -14,8 +14,4 @@ void bare_code_memory(uint8_t **base, size_t *size);
 /* The benchmark files GRUB loaded (module2 lines). */
 unsigned bare_boot_modules(const struct platform_module **list);
 
-/* The page size of any memory: none while the 32-bit core runs with
- * paging off (struct platform's page_size). */
-uint64_t bare_page_size(const void *addr, uint64_t len, const char **why);
-
 #endif

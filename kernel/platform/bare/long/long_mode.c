@@ -156,3 +156,18 @@ bool long_largest_region(uint64_t *base, uint64_t *size, uint64_t *page)
         *page = long_mode.gb_pages && best_base >= PAGE_1G ? PAGE_1G : PAGE_2M;
     return best_len != 0;
 }
+
+/* struct platform's page_size on bare metal. The 32-bit path never sets
+ * CR0.PG (cpu_setup.c): linear addresses are physical ones, there is no
+ * page size and no TLB miss in the curve. In long mode the identity map
+ * (long_pages.c) maps the mem/ region with the page size the platform
+ * record states as `pages`. */
+uint64_t long_page_size(const void *addr, uint64_t len, const char **why)
+{
+    (void)addr;
+    (void)len;
+    if (long_mode.on)
+        return long_mode.region_page;
+    *why = "paging is off: the 32-bit core addresses physical memory directly, without pages";
+    return 0;
+}

@@ -39,4 +39,8 @@ uint64_t long_call64_u64(uintptr_t fn, uintptr_t arg);
  * and the page size that maps it. False in 32-bit mode. */
 bool long_largest_region(uint64_t *base, uint64_t *size, uint64_t *page);
 
+/* struct platform's page_size: the map's page size for the mem/ region in
+ * long mode; 0 and why on the 32-bit path (paging off). */
+uint64_t long_page_size(const void *addr, uint64_t len, const char **why);
+
 #endif
