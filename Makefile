@@ -28,7 +28,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # The tree is the architecture: kernel/platform/{bare,hosted} are the two
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
-BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps
+BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/firmware
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
@@ -40,6 +40,8 @@ VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
+# tests/unit/<room>/test_*.c: tests with their own link rule (test_acpi below).
+UNIT_TESTS    += $(BUILD)/host/test_acpi
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -215,6 +217,12 @@ hosted-tests: hosted
 $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) -Wl,--whole-archive $(HOST_LIB) -Wl,--no-whole-archive -lcmocka
 
+# The ACPI parser is bare-platform code that reads memory only through a
+# callback, so its unit test and fuzz target run it on the host too.
+ACPI_PARSER_SRCS := kernel/platform/bare/firmware/acpi.c kernel/platform/bare/firmware/madt.c
+$(BUILD)/host/test_acpi: $(BUILD)/host/tests/unit/acpi/test_acpi.c.o $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS)) $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $^ -lcmocka
+
 # libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the
 # command line, the multiboot2 walker, the CPUID decoders; each links the whole
 # portable library built the same way. The log parser's properties are
@@ -230,7 +238,7 @@ FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LIB      := $(BUILD)/fuzz/libck.a
-FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c tests/unit/support/capture.c tests/unit/support/host32.c
+FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c $(ACPI_PARSER_SRCS) tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30
 FUZZ_CHECK_SECONDS ?= 5
 HYPOTHESIS_EXAMPLES ?= 500

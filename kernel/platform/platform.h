@@ -24,6 +24,25 @@ struct platform_mem_range {
     uint32_t type;
 };
 
+/* ACPI as the bare platform found it (ACPI spec 6.5 §5.2). */
+#define PLATFORM_ACPI_TABLES 32
+#define PLATFORM_APIC_CPUS 64
+struct platform_apic_cpu {        /* one MADT processor entry */
+    uint32_t apic_id;
+    bool enabled, online_capable, x2apic;
+};
+struct platform_acpi_info {
+    const char *oem_id;           /* NULL: no usable ACPI */
+    const char *where;            /* "multiboot2 tag 15", "BIOS area 0xf5a40" */
+    unsigned revision;            /* the RSDP's */
+    bool xsdt;                    /* root table: XSDT, else RSDT */
+    unsigned ntables;
+    char sigs[PLATFORM_ACPI_TABLES][5];
+    bool madt;                    /* a valid MADT was found */
+    unsigned ncpus;
+    struct platform_apic_cpu cpus[PLATFORM_APIC_CPUS];
+};
+
 struct platform_bare_info {
     const char *console;          /* "serial 0x3f8 at 115200 baud 8N1, screen: VGA text" */
     bool multiboot2, efi;
@@ -35,6 +54,7 @@ struct platform_bare_info {
     uint64_t fb_addr;
     uint32_t fb_width, fb_height, fb_bpp, fb_type;
     const char *exit;             /* how the run ends */
+    struct platform_acpi_info acpi;
 };
 
 struct platform_hosted_info {

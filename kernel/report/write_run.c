@@ -31,6 +31,7 @@ static void bare_text(const struct platform_bare_info *b)
              b->efi ? "UEFI" : "BIOS", b->loader);
     log_text("memory: %u KiB usable in %u map entries\n", (unsigned)(b->usable_bytes >> 10), b->nmmap);
     log_text("exit: %s\n", b->exit);
+    write_acpi_text(&b->acpi);
 }
 
 static void bare_record(const struct platform_bare_info *b)
@@ -59,6 +60,7 @@ static void bare_record(const struct platform_bare_info *b)
         rec_obj_close();
     }
     rec_arr_close();
+    write_acpi_fields(&b->acpi);
 }
 
 static void hosted_text(const struct platform_hosted_info *h)

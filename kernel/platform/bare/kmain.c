@@ -5,6 +5,7 @@
 #include "cpu_setup.h"
 #include "memory.h"
 #include "fwcfg.h"
+#include "platform/bare/firmware/acpi_bare.h"
 #include "platform/bare/traps/double_fault.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/idt.h"
@@ -55,6 +56,7 @@ static void describe(struct platform_info *info)
     b->fb_bpp = boot_info.fb.bpp;
     b->fb_type = boot_info.fb.type;
     b->exit = machine_exit_method();
+    acpi_describe(&b->acpi);
 }
 
 static const struct platform bare = {
