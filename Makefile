@@ -29,7 +29,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/firmware
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
@@ -41,7 +41,7 @@ KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BU
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
 # tests/unit/<room>/test_*.c: tests with their own link rule (test_acpi below).
-UNIT_TESTS    += $(BUILD)/host/test_acpi
+UNIT_TESTS    += $(BUILD)/host/test_acpi $(BUILD)/host/test_topology
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -221,6 +221,8 @@ $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUP
 # callback, so its unit test and fuzz target run it on the host too.
 ACPI_PARSER_SRCS := kernel/platform/bare/firmware/acpi.c kernel/platform/bare/firmware/madt.c
 $(BUILD)/host/test_acpi: $(BUILD)/host/tests/unit/acpi/test_acpi.c.o $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS)) $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $^ -lcmocka
+$(BUILD)/host/test_topology: $(BUILD)/host/tests/unit/topology/test_topology.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $^ -lcmocka
 
 # libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the

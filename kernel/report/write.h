@@ -24,6 +24,8 @@ void write_platform(const struct platform_info *info);     /* the "platform" rec
 void write_platform_said(const char *line);                /* what after_cpu_probe did */
 void write_acpi_text(const struct platform_acpi_info *a);   /* the platform lines' ACPI part */
 void write_acpi_fields(const struct platform_acpi_info *a); /* acpi_oem_id and acpi in the record */
+struct topology_map;
+void write_topology(const struct topology_map *m);         /* the "topology" record */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 

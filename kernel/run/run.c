@@ -15,6 +15,7 @@
 #include "report/write.h"
 #include "selftest.h"
 #include "suite.h"
+#include "topology_phase.h"
 
 OPTION_BOOL(help, "help", false, "print the options and their values first");
 OPTION_BOOL(selftest, "selftest", false,
@@ -24,6 +25,7 @@ OPTION_BOOL(msrscan, "msrscan", false,
             "read MSRs 0x0-0x1FFF, 0xC0000000-0xC0001FFF, 0xC0010000-0xC0011FFF (reads only)");
 
 static const struct platform *here;
+static const struct platform_info *described; /* NULL: the platform describes nothing */
 
 static void call(void *fn) { ((void (*)(void))fn)(); }
 
@@ -50,6 +52,12 @@ static void cpu_record(void)
     cpu_microcode_read(cpu, here->cpu_ops, here->msr, &microcode);
     cpu_xstate_probe(); /* after the setup, which may have enabled XSAVE */
     write_cpu(cpu, &microcode, cpu_xstate);
+}
+
+static void topology(void)
+{
+    static const struct platform_info none;
+    topology_phase(described ? described : &none);
 }
 
 /* The first TSC read, for the run id; a fault (CR4.TSD set in ring 3)
@@ -93,6 +101,7 @@ int run_suite(const struct platform *p)
     if (p->describe) {
         p->describe(&info);
         write_platform(&info);
+        described = &info;
     }
     options_report_problems();
     if (opt_help)
@@ -103,6 +112,7 @@ int run_suite(const struct platform *p)
     status = status_worst(status, phase(p, "cpu report", cpu_record));
     if (opt_msrscan)
         status = status_worst(status, phase(p, "msr scan", msr_scan));
+    status = status_worst(status, phase(p, "topology", topology));
 
     if (opt_selftest)
         status = status_worst(status, selftest_run(p));

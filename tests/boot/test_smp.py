@@ -8,6 +8,9 @@ import pytest
 from conftest import assert_complete
 
 SMP_LINES = ["4", "4,sockets=2,cores=2", "4,threads=2"]
+# -smp line: (packages, cores, threads, smt_bits); QEMU numbers APIC IDs densely
+# by socket, core and thread, so the IDs are 0-3 in every case.
+TOPOLOGY = {"4": (1, 4, 4, 0), "4,sockets=2,cores=2": (2, 4, 4, 0), "4,threads=2": (1, 2, 4, 1)}
 
 
 def platform(log):
@@ -36,6 +39,19 @@ def test_madt_lists_every_processor(boot, smp):
     assert acpi_notes(log) == []
 
 
+@pytest.mark.parametrize("smp", SMP_LINES)
+def test_topology_matches_the_smp_line(boot, smp):
+    log = boot(smp=smp)
+    assert_complete(log)
+    t = log.one("topology")
+    packages, cores, threads, smt_bits = TOPOLOGY[smp]
+    assert (t["packages"], t["cores"], t["threads"], t["smt_bits"]) == (packages, cores, threads, smt_bits)
+    assert t["source"] == "CPUID 0xB" and t["processors_from"] == "the MADT"
+    split = {(p["package"], p["core"], p["thread"]) for p in t["processors"]}
+    assert len(split) == 4    # every processor in its own place
+    assert sorted(p["apic_id"] for p in t["processors"]) == [0, 1, 2, 3]
+
+
 def test_uefi_acpi_from_the_new_rsdp_tag(boot):
     log = boot(uefi=True, smp="4")
     assert_complete(log)
@@ -54,3 +70,6 @@ def test_old_cpus_boot_as_before(boot, cpu):
     assert_complete(log)
     acpi = platform(log)["acpi"]
     assert [c["apic_id"] for c in acpi["madt_cpus"]] == [0]
+    t = log.one("topology")
+    assert t["threads"] == 1 and t["source"] is None
+    assert [n["text"] for n in log.notes(topic="smp")] == ["one processor is used (the only one listed)"]

@@ -1,0 +1,44 @@
+/* The topology phase: the processors the platform knows of (the MADT's
+ * enabled and online-capable entries on bare metal; else only the one this
+ * runs on) placed in the CPUID topology, and the record. Until the other
+ * processors are started, a note says that only this one runs. */
+#include "cpu/topology/topology_map.h"
+#include "report/log.h"
+#include "report/write.h"
+#include "topology_phase.h"
+
+static unsigned madt_ids(const struct platform_info *info, uint32_t *ids, unsigned max)
+{
+    const struct platform_acpi_info *a = &info->bare.acpi;
+    unsigned n = 0;
+    if (!info->kind || info->kind[0] != 'b' || !a->madt)
+        return 0;
+    for (unsigned i = 0; i < a->ncpus && n < max; i++)
+        if (a->cpus[i].enabled || a->cpus[i].online_capable)
+            ids[n++] = a->cpus[i].apic_id;
+    return n;
+}
+
+void topology_phase(const struct platform_info *info)
+{
+    static struct cpu_topology t;
+    static struct topology_map m;
+    uint32_t ids[TOPO_MAX_CPUS];
+    cpu_topology_decode(cpu, &t);
+    unsigned n = madt_ids(info, ids, TOPO_MAX_CPUS);
+    const char *from = "the MADT";
+    if (n == 0) {
+        ids[0] = t.apic_id;
+        n = 1;
+        from = "this processor only";
+    }
+    topology_map_build(&t, ids, n, from, &m);
+    write_topology(&m);
+    bool bare = info->kind && info->kind[0] == 'b';
+    if (n == 1)
+        log_note("info", "smp", "one processor is used (%s)",
+                 !bare ? "the hosted runner runs where Linux puts it" :
+                 !info->bare.acpi.madt ? "no MADT" : "the only one listed");
+    else
+        log_note("info", "smp", "%u processors listed; only the boot processor runs (starting the others is not done yet)", n);
+}

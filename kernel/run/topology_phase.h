@@ -1,0 +1,8 @@
+/* The run's topology phase (topology_phase.c). */
+#ifndef CK_RUN_TOPOLOGY_PHASE_H
+#define CK_RUN_TOPOLOGY_PHASE_H
+#include "platform/platform.h"
+
+void topology_phase(const struct platform_info *info);
+
+#endif
