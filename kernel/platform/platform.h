@@ -14,6 +14,7 @@
 #include "platform/msr.h"
 #include "platform/out.h"
 #include "platform/selftest.h"
+#include "platform/smp.h"
 
 /* What the platform knows about the machine, for the "platform" record and
  * the readable lines under the banner. The two platforms describe different
@@ -114,6 +115,10 @@ struct platform {
      * "mode=32 was given", ...). Filled by after_cpu_probe at the latest. */
     uintptr_t (*call64)(uintptr_t fn, uintptr_t arg);
     const char *long_mode_why;
+    /* Every core (issue 12): start the requested processors (INIT-SIPI-SIPI
+     * on bare metal) and say what each did; they then wait in a polled
+     * mailbox. NULL where the platform cannot (the hosted runner). */
+    void (*smp_start)(const struct smp_request *req, struct smp_info *out);
 };
 
 /* The platform in use, installed once before anything is printed. */

@@ -26,6 +26,7 @@ void write_acpi_text(const struct platform_acpi_info *a);   /* the platform line
 void write_acpi_fields(const struct platform_acpi_info *a); /* acpi_oem_id and acpi in the record */
 struct topology_map;
 void write_topology(const struct topology_map *m);         /* the "topology" record */
+void write_smp(const struct smp_info *s);                  /* the "smp" record: start-up */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 

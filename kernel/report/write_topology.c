@@ -43,6 +43,7 @@ static void groups(const struct topology_map *m, unsigned k, bool json)
 static void topology_text(const struct topology_map *m)
 {
     const struct cpu_topology *t = m->t;
+    log_text("\n== Processors ==\n");
     if (!t->source)
         log_text("topology: unknown (%s); %u processor%s from %s\n", t->why_unknown, m->ncpus,
                  m->ncpus == 1 ? "" : "s", m->processors_from);

@@ -57,7 +57,7 @@ static void cpu_record(void)
 static void topology(void)
 {
     static const struct platform_info none;
-    topology_phase(described ? described : &none);
+    topology_phase(here, described ? described : &none);
 }
 
 /* The first TSC read, for the run id; a fault (CR4.TSD set in ring 3)

@@ -1,10 +1,11 @@
 /* The topology phase: the processors the platform knows of (the MADT's
  * enabled and online-capable entries on bare metal; else only the one this
- * runs on) placed in the CPUID topology, and the record. Until the other
- * processors are started, a note says that only this one runs. */
+ * runs on) placed in the CPUID topology, and the record; then they are
+ * started (smp_phase.c). */
 #include "cpu/topology/topology_map.h"
 #include "report/log.h"
 #include "report/write.h"
+#include "smp_phase.h"
 #include "topology_phase.h"
 
 static unsigned madt_ids(const struct platform_info *info, uint32_t *ids, unsigned max)
@@ -19,7 +20,7 @@ static unsigned madt_ids(const struct platform_info *info, uint32_t *ids, unsign
     return n;
 }
 
-void topology_phase(const struct platform_info *info)
+void topology_phase(const struct platform *here, const struct platform_info *info)
 {
     static struct cpu_topology t;
     static struct topology_map m;
@@ -34,11 +35,6 @@ void topology_phase(const struct platform_info *info)
     }
     topology_map_build(&t, ids, n, from, &m);
     write_topology(&m);
-    bool bare = info->kind && info->kind[0] == 'b';
-    if (n == 1)
-        log_note("info", "smp", "one processor is used (%s)",
-                 !bare ? "the hosted runner runs where Linux puts it" :
-                 !info->bare.acpi.madt ? "no MADT" : "the only one listed");
-    else
-        log_note("info", "smp", "%u processors listed; only the boot processor runs (starting the others is not done yet)", n);
+    unsigned nmadt = madt_ids(info, ids, TOPO_MAX_CPUS);
+    smp_phase(here, ids, nmadt, info->kind && info->kind[0] == 'b' && info->bare.acpi.madt, t.apic_id);
 }

@@ -3,6 +3,7 @@
 #define CK_RUN_TOPOLOGY_PHASE_H
 #include "platform/platform.h"
 
-void topology_phase(const struct platform_info *info);
+/* The topology record, then the start-up of the other processors. */
+void topology_phase(const struct platform *here, const struct platform_info *info);
 
 #endif

@@ -1,8 +1,12 @@
-"""Every core (issue 12): what the kernel finds out about the processors.
+"""Every core (issue 12): what the kernel finds out about the processors,
+and starting them.
 
-Step 1: ACPI. The RSDP comes from the multiboot2 tags (14 under GRUB's BIOS
-boot, 15 under UEFI), the MADT lists one processor per -smp CPU. Timings
-under TCG are untrusted: only structure and completion are asserted."""
+ACPI: the RSDP comes from the multiboot2 tags (14 under GRUB's BIOS boot,
+15 under UEFI), the MADT lists one processor per -smp CPU. The topology
+record places them as the -smp line says. Start-up: every processor answers
+INIT-SIPI-SIPI and reports its own APIC ID; cpus= narrows, smpfault= makes
+one fault under its own guard. Timings under TCG are untrusted: only
+structure and completion are asserted."""
 import pytest
 
 from conftest import assert_complete
@@ -72,4 +76,57 @@ def test_old_cpus_boot_as_before(boot, cpu):
     assert [c["apic_id"] for c in acpi["madt_cpus"]] == [0]
     t = log.one("topology")
     assert t["threads"] == 1 and t["source"] is None
-    assert [n["text"] for n in log.notes(topic="smp")] == ["one processor is used (the only one listed)"]
+    assert [n["text"] for n in log.notes(topic="smp")] == ["one processor is used (the only one the MADT lists)"]
+    assert log.of_type("smp") == []
+
+
+def states(log):
+    return {c["apic_id"]: c["state"] for c in log.one("smp")["processors"]}
+
+
+@pytest.mark.parametrize("smp", SMP_LINES)
+def test_every_processor_starts(boot, smp):
+    log = boot(smp=smp)
+    assert_complete(log)
+    rec = log.one("smp")
+    assert rec["bsp"] == 0 and rec["method"] == "xAPIC MMIO"
+    assert states(log) == {0: "boot", 1: "started", 2: "started", 3: "started"}
+    for c in rec["processors"][1:]:
+        assert c["cpuid_apic_id"] == c["apic_id"]     # each ran CPUID itself
+    assert log.notes(topic="smp") == []
+
+
+def test_uefi_starts_every_processor(boot):
+    log = boot(uefi=True, smp="4")
+    assert_complete(log)
+    assert states(log) == {0: "boot", 1: "started", 2: "started", 3: "started"}
+
+
+def test_a_faulting_processor_is_reported_and_the_run_completes(boot):
+    log = boot(smp="4", cmdline="smpfault=2")
+    assert_complete(log)
+    assert states(log) == {0: "boot", 1: "started", 2: "faulted", 3: "started"}
+    faulted = [c for c in log.one("smp")["processors"] if c["state"] == "faulted"][0]
+    assert faulted["fault"] == "#UD" and faulted["vector"] == 6 and faulted["cpuid_apic_id"] == 2
+    texts = [n["text"] for n in log.notes(level="warn", topic="smp")]
+    assert len(texts) == 1 and texts[0].startswith("processor with APIC ID 2 faulted (vector 6 at 0x")
+    assert log.of_type("result")                      # the suite still ran
+
+
+@pytest.mark.parametrize("cpus,expect", [
+    ("1", {0: "boot", 1: "not selected", 2: "not selected", 3: "not selected"}),
+    ("3", {0: "boot", 1: "started", 2: "started", 3: "not selected"}),
+    ("0,3", {0: "boot", 1: "not selected", 2: "not selected", 3: "started"}),
+])
+def test_cpus_option_chooses(boot, cpus, expect):
+    log = boot(smp="4", cmdline=f"cpus={cpus}")
+    assert_complete(log)
+    assert states(log) == expect
+
+
+def test_bad_cpus_value_is_named_and_all_start(boot):
+    log = boot(smp="4", cmdline="cpus=two")
+    assert_complete(log)
+    texts = [n["text"] for n in log.notes(level="warn", topic="cmdline")]
+    assert texts == ["cpus=two: not all, a number or a list of APIC IDs; all processors are started instead"]
+    assert set(states(log).values()) == {"boot", "started"}

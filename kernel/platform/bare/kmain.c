@@ -6,6 +6,7 @@
 #include "memory.h"
 #include "fwcfg.h"
 #include "platform/bare/firmware/acpi_bare.h"
+#include "platform/bare/smp/smp_bare.h"
 #include "platform/bare/traps/double_fault.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/idt.h"
@@ -75,6 +76,7 @@ static const struct platform bare = {
     .after_fault = bare_after_fault,
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,
+    .smp_start = bare_smp_start,
 };
 
 void kmain(uint32_t magic, const void *info)
