@@ -29,7 +29,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/firmware kernel/platform/bare/smp
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/smp kernel/pmu kernel/stats kernel/harness kernel/report kernel/run
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))

@@ -119,6 +119,12 @@ struct platform {
      * on bare metal) and say what each did; they then wait in a polled
      * mailbox. NULL where the platform cannot (the hosted runner). */
     void (*smp_start)(const struct smp_request *req, struct smp_info *out);
+    /* Posts fn(arg) to the started processor in smp_info slot `slot`'s
+     * mailbox (false: it is not waiting there); smp_wait waits up to ms for
+     * it to finish: SMP_DONE, SMP_BUSY (still running: abandon it) or
+     * SMP_LOST (it faulted: its guard parked it). NULL with smp_start. */
+    bool (*smp_call)(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg);
+    int (*smp_wait)(unsigned slot, uint32_t ms, uintptr_t *result);
 };
 
 /* The platform in use, installed once before anything is printed. */

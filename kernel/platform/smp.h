@@ -9,6 +9,8 @@
 #define SMP_MAX_CPUS 64
 #define SMP_NO_FAULT 0xffffffffu
 
+enum { SMP_DONE = 0, SMP_BUSY = 1, SMP_LOST = 2 }; /* smp_wait's answers */
+
 enum smp_state {
     SMP_BSP,            /* the boot processor: runs the suite */
     SMP_STARTED,        /* answered and waits in its mailbox */

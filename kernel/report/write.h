@@ -27,6 +27,8 @@ void write_acpi_fields(const struct platform_acpi_info *a); /* acpi_oem_id and a
 struct topology_map;
 void write_topology(const struct topology_map *m);         /* the "topology" record */
 void write_smp(const struct smp_info *s);                  /* the "smp" record: start-up */
+struct c2c_matrix;
+void write_c2c(const struct c2c_matrix *m, bool trusted);  /* the "c2c" record: core-to-core latency */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 

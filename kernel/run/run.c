@@ -7,6 +7,7 @@
 #include "cpu/cpu.h"
 #include "cpu/microcode.h"
 #include "cpu/msrscan.h"
+#include "between_cores.h"
 #include "guarded_step.h"
 #include "lib/option.h"
 #include "platform/platform.h"
@@ -52,6 +53,11 @@ static void cpu_record(void)
     cpu_microcode_read(cpu, here->cpu_ops, here->msr, &microcode);
     cpu_xstate_probe(); /* after the setup, which may have enabled XSAVE */
     write_cpu(cpu, &microcode, cpu_xstate);
+}
+
+static void smp_measure(void)
+{
+    between_cores(here);
 }
 
 static void topology(void)
@@ -118,6 +124,7 @@ int run_suite(const struct platform *p)
         status = status_worst(status, selftest_run(p));
 
     status = status_worst(status, suite_run(p, opt_selftest ? selftest_in_benchmarks : NULL));
+    status = status_worst(status, phase(p, "between cores", smp_measure));
 
     if (status == STATUS_OK && log_errors())
         status = STATUS_ERRORS;

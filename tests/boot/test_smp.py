@@ -130,3 +130,30 @@ def test_bad_cpus_value_is_named_and_all_start(boot):
     texts = [n["text"] for n in log.notes(level="warn", topic="cmdline")]
     assert texts == ["cpus=two: not all, a number or a list of APIC IDs; all processors are started instead"]
     assert set(states(log).values()) == {"boot", "started"}
+
+
+@pytest.mark.parametrize("smp", SMP_LINES)
+def test_core_to_core_matrix_is_complete(boot, smp):
+    log = boot(smp=smp, cmdline="bench=calib/empty,smp/* samples=5")
+    assert_complete(log)
+    recs = {r["variant"]: r for r in log.of_type("c2c")}
+    assert set(recs) == {"rmw", "store"}
+    for r in recs.values():
+        assert r["apic_ids"] == [0, 1, 2, 3] and r["lost"] == []
+        assert r["trusted"] is False                   # TCG: values are not asserted
+        for i in range(4):
+            for j in range(4):
+                assert r["cells"][i][j] == ("empty" if i == j else "measured")
+                for key in ("min_ticks", "median_ticks"):
+                    v = r[key][i][j]
+                    assert (v is None) if i == j else (isinstance(v, int) and v > 0)
+                if i != j:
+                    assert r["min_ticks"][i][j] <= r["median_ticks"][i][j]
+
+
+def test_core_to_core_needs_two_processors(boot):
+    log = boot(cpu="pentium", cmdline="bench=smp/* samples=5")
+    assert_complete(log)
+    assert log.of_type("c2c") == []
+    texts = [n["text"] for n in log.notes(topic="smp")]
+    assert "smp/c2c/rmw: needs two running processors, 1 here; not measured" in texts

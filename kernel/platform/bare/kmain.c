@@ -77,6 +77,8 @@ static const struct platform bare = {
     .state_check = bare_state_check,
     .bench_faults = ring0_bench_faults,
     .smp_start = bare_smp_start,
+    .smp_call = bare_smp_call,
+    .smp_wait = bare_smp_wait,
 };
 
 void kmain(uint32_t magic, const void *info)
