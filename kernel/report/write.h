@@ -29,6 +29,8 @@ void write_topology(const struct topology_map *m);         /* the "topology" rec
 void write_smp(const struct smp_info *s);                  /* the "smp" record: start-up */
 struct c2c_matrix;
 void write_c2c(const struct c2c_matrix *m, bool trusted);  /* the "c2c" record: core-to-core latency */
+struct tsc_sync;
+void write_tsc_sync(const struct tsc_sync *t, bool trusted); /* the "tsc_sync" record */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 

@@ -1,7 +1,7 @@
 /* The smp/ measurements between processors, after the suite (the TSC is
  * calibrated and the trust check has spoken by then): the core-to-core
- * latency matrix in its two variants, when bench= selects them and at
- * least two processors were started. */
+ * latency matrix in its two variants and the TSC synchronisation, when
+ * bench= selects them and at least two processors were started. */
 #include "between_cores.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
@@ -9,6 +9,7 @@
 #include "report/log.h"
 #include "report/write.h"
 #include "smp/c2c.h"
+#include "smp/tsc_sync.h"
 #include "smp_phase.h"
 
 extern char opt_select[]; /* bench= (suite.c) */
@@ -30,20 +31,41 @@ static unsigned running(const struct smp_info *s)
     return n;
 }
 
+/* Whether name runs here; a note when it was asked for and cannot. */
+static bool runs(const struct platform *p, const struct smp_info *s, const char *name)
+{
+    if (!selected(name))
+        return false;
+    if (p->smp_call && running(s) >= 2)
+        return true;
+    if (kstrncmp(opt_select, "smp/", 4) == 0)
+        log_note("info", "smp", "%s: needs two running processors, %u here; not measured", name,
+                 running(s) ? running(s) : 1);
+    return false;
+}
+
+static void tsc(const struct platform *p, const struct smp_info *s)
+{
+    static struct tsc_sync t;
+    if (!runs(p, s, "smp/tsc"))
+        return;
+    if (!cpu_has(cpu, FEAT_TSC)) {
+        log_note("info", "smp", "smp/tsc: no TSC (CPUID.1:EDX[4]); not measured");
+        return;
+    }
+    tsc_sync_measure(p, s, timer.hz, &t);
+    write_tsc_sync(&t, trust.trusted);
+}
+
 void between_cores(const struct platform *p)
 {
     static struct c2c_matrix m;
     static const char *const names[] = { "smp/c2c/rmw", "smp/c2c/store" };
     const struct smp_info *s = smp_started();
+    tsc(p, s);
     for (unsigned v = 0; v < 2; v++) {
-        if (!selected(names[v]))
+        if (!runs(p, s, names[v]))
             continue;
-        if (!p->smp_call || running(s) < 2) {
-            if (kstrncmp(opt_select, "smp/", 4) == 0)
-                log_note("info", "smp", "%s: needs two running processors, %u here; not measured", names[v],
-                         running(s) ? running(s) : 1);
-            continue;
-        }
         c2c_measure(p, s, v == 0, timer.hz, &m);
         write_c2c(&m, trust.trusted);
         for (unsigned k = 0; k < m.lost; k++)

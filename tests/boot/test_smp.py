@@ -157,3 +157,20 @@ def test_core_to_core_needs_two_processors(boot):
     assert log.of_type("c2c") == []
     texts = [n["text"] for n in log.notes(topic="smp")]
     assert "smp/c2c/rmw: needs two running processors, 1 here; not measured" in texts
+
+
+@pytest.mark.parametrize("smp", SMP_LINES)
+def test_tsc_record_holds_an_offset_per_processor(boot, smp):
+    log = boot(smp=smp, cmdline="bench=calib/empty,smp/* samples=5")
+    assert_complete(log)
+    t = log.one("tsc_sync")
+    assert t["verdict"] in ("synchronised", "offset", "drifting")   # TCG: which one is not asserted
+    assert t["tsc_adjust_exists"] is False                          # QEMU's max CPU: CPUID.7.0:EBX[1] clear
+    cpus = {c["apic_id"]: c for c in t["processors"]}
+    assert sorted(cpus) == [0, 1, 2, 3]
+    assert cpus[0]["boot"] and cpus[0]["offset_ticks"] is None
+    for i in (1, 2, 3):
+        c = cpus[i]
+        assert len(c["offset_ticks"]) == 2 and all(isinstance(v, int) for v in c["offset_ticks"])
+        assert len(c["uncertainty_ticks"]) == 2 and all(v >= 0 for v in c["uncertainty_ticks"])
+        assert c["verdict"] in ("synchronised", "offset", "drifting")
