@@ -41,7 +41,7 @@ KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BU
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
 # tests/unit/<room>/test_*.c: tests with their own link rule (test_acpi below).
-UNIT_TESTS    += $(BUILD)/host/test_acpi $(BUILD)/host/test_topology
+UNIT_TESTS    += $(BUILD)/host/test_acpi $(BUILD)/host/test_topology $(BUILD)/host/test_between_cores
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -224,6 +224,8 @@ $(BUILD)/host/test_acpi: $(BUILD)/host/tests/unit/acpi/test_acpi.c.o $(patsubst 
 	$(HOSTCC) -o $@ $^ -lcmocka
 $(BUILD)/host/test_topology: $(BUILD)/host/tests/unit/topology/test_topology.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $^ -lcmocka
+$(BUILD)/host/test_between_cores: $(BUILD)/host/tests/unit/smp/test_between_cores.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $^ -lcmocka -lpthread
 
 # libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the
 # command line, the multiboot2 walker, the CPUID decoders; each links the whole

@@ -7,7 +7,7 @@
 #include "lib/kstring.h"
 #include "stats/stats.h"
 
-#define SPIN_LIMIT (1u << 26)
+#define SPIN_LIMIT (1u << 28) /* about a second of spinning: generous for a loaded emulator */
 #define WAIT_MS 5000
 
 struct pair {

@@ -5,7 +5,7 @@
 #include "lib/kstring.h"
 #include "tsc_sync.h"
 
-#define SPIN_LIMIT (1u << 26)
+#define SPIN_LIMIT (1u << 28) /* about a second of spinning: generous for a loaded emulator */
 #define MSR_TSC_ADJUST 0x3b
 
 static struct {
