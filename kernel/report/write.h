@@ -31,6 +31,8 @@ struct c2c_matrix;
 void write_c2c(const struct c2c_matrix *m, bool trusted);  /* the "c2c" record: core-to-core latency */
 struct tsc_sync;
 void write_tsc_sync(const struct tsc_sync *t, bool trusted); /* the "tsc_sync" record */
+struct sibling_result;
+void write_sibling(const struct sibling_result *r, bool trusted); /* "sibling", or its skip */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 

@@ -1,6 +1,7 @@
 /* The smp/ measurements between processors, after the suite (the TSC is
  * calibrated and the trust check has spoken by then): the core-to-core
- * latency matrix in its two variants and the TSC synchronisation, when
+ * latency matrix in its two variants, the TSC synchronisation and the
+ * sibling interference, when
  * bench= selects them and at least two processors were started. */
 #include "between_cores.h"
 #include "harness/timer.h"
@@ -9,6 +10,7 @@
 #include "report/log.h"
 #include "report/write.h"
 #include "smp/c2c.h"
+#include "smp/sibling.h"
 #include "smp/tsc_sync.h"
 #include "smp_phase.h"
 
@@ -57,12 +59,24 @@ static void tsc(const struct platform *p, const struct smp_info *s)
     write_tsc_sync(&t, trust.trusted);
 }
 
+static void sibling(const struct platform *p, const struct smp_info *s)
+{
+    static struct cpu_topology t;
+    static struct sibling_result r;
+    if (!runs(p, s, "smp/sibling"))
+        return;
+    cpu_topology_decode(cpu, &t);
+    sibling_measure(p, s, &t, &r);
+    write_sibling(&r, trust.trusted);
+}
+
 void between_cores(const struct platform *p)
 {
     static struct c2c_matrix m;
     static const char *const names[] = { "smp/c2c/rmw", "smp/c2c/store" };
     const struct smp_info *s = smp_started();
     tsc(p, s);
+    sibling(p, s);
     for (unsigned v = 0; v < 2; v++) {
         if (!runs(p, s, names[v]))
             continue;

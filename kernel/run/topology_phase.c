@@ -1,5 +1,5 @@
 /* The topology phase: the processors the platform knows of (the MADT's
- * enabled and online-capable entries on bare metal; else only the one this
+ * enabled entries on bare metal; else only the one this
  * runs on) placed in the CPUID topology, and the record; then they are
  * started (smp_phase.c). */
 #include "cpu/topology/topology_map.h"
@@ -15,7 +15,7 @@ static unsigned madt_ids(const struct platform_info *info, uint32_t *ids, unsign
     if (!info->kind || info->kind[0] != 'b' || !a->madt)
         return 0;
     for (unsigned i = 0; i < a->ncpus && n < max; i++)
-        if (a->cpus[i].enabled || a->cpus[i].online_capable)
+        if (a->cpus[i].enabled) /* online-capable ones may be enabled later (ACPI 6.5 §5.2.12.2): not now */
             ids[n++] = a->cpus[i].apic_id;
     return n;
 }

@@ -174,3 +174,21 @@ def test_tsc_record_holds_an_offset_per_processor(boot, smp):
         assert len(c["offset_ticks"]) == 2 and all(isinstance(v, int) for v in c["offset_ticks"])
         assert len(c["uncertainty_ticks"]) == 2 and all(v >= 0 for v in c["uncertainty_ticks"])
         assert c["verdict"] in ("synchronised", "offset", "drifting")
+
+
+def test_sibling_interference_on_an_smt_pair(boot):
+    log = boot(smp="4,threads=2", cmdline="bench=calib/empty,smp/* samples=5")
+    assert_complete(log)
+    r = log.one("sibling")
+    assert (r["apic_id"], r["sibling_apic_id"]) == (0, 1)   # thread 0 and 1 of core 0
+    assert r["adds"] == 100000 and r["alone_ticks"] > 0 and r["loaded_ticks"] > 0
+    assert r["trusted"] is False
+
+
+@pytest.mark.parametrize("smp", ["4", "4,sockets=2,cores=2"])
+def test_sibling_interference_skipped_without_smt(boot, smp):
+    log = boot(smp=smp, cmdline="bench=calib/empty,smp/* samples=5")
+    assert_complete(log)
+    assert log.of_type("sibling") == []
+    skips = [r for r in log.of_type("skip") if r["name"] == "smp/sibling"]
+    assert skips == [{"type": "skip", "name": "smp/sibling", "reason": "no SMT: CPUID gives one thread per core"}]
