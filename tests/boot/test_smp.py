@@ -9,7 +9,7 @@ one fault under its own guard. Timings under TCG are untrusted: only
 structure and completion are asserted."""
 import pytest
 
-from conftest import assert_complete
+from conftest import assert_complete, kvm_boot
 
 SMP_LINES = ["4", "4,sockets=2,cores=2", "4,threads=2"]
 # -smp line: (packages, cores, threads, smt_bits); QEMU numbers APIC IDs densely
@@ -192,3 +192,15 @@ def test_sibling_interference_skipped_without_smt(boot, smp):
     assert log.of_type("sibling") == []
     skips = [r for r in log.of_type("skip") if r["name"] == "smp/sibling"]
     assert skips == [{"type": "skip", "name": "smp/sibling", "reason": "no SMT: CPUID gives one thread per core"}]
+
+
+def test_kvm_two_processors():
+    """Under KVM (-smp 2): both start, the matrix and the TSC record are
+    complete. Skipped where this machine cannot boot under KVM (the probe's reason)."""
+    log = kvm_boot(cmdline="bench=calib/empty,smp/* samples=5", smp="2", extra_seconds=60)
+    assert_complete(log)
+    assert states(log) == {0: "boot", 1: "started"}
+    for r in log.of_type("c2c"):
+        assert r["cells"] == [["empty", "measured"], ["measured", "empty"]]
+    t = log.one("tsc_sync")
+    assert [len(c["offset_ticks"]) for c in t["processors"] if not c["boot"]] == [2]
