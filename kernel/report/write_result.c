@@ -127,6 +127,13 @@ static void record(const struct result *r)
     rec_open("result");
     rec_str("name", r->b->name);
     rec_str("desc", r->b->desc);
+    if (r->on_cpu) { /* on=: which processor (issue 12) */
+        rec_u64("cpu", r->cpu);
+        if (r->core_type)
+            rec_u64("core_type", r->core_type);
+        else
+            rec_null("core_type");
+    }
     rec_u64("unroll", m->unroll);
     rec_u64("loops", m->cold ? 1 : m->loops);
     rec_u64("samples", m->samples);

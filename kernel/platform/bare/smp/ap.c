@@ -5,7 +5,9 @@
 #include "ap.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
+#include "platform/bare/io.h"
 #include "platform/bare/traps/gdt.h"
+#include "platform/bare/traps/safe.h"
 
 #define AP_STACK 8192
 
@@ -18,6 +20,11 @@ extern void (*volatile ap_entry_main)(void);
 extern void (*volatile ap_entry_fault)(const uint32_t *frame);
 static volatile uint32_t boot_slot;
 static uint32_t fault_apic;
+/* The boot processor's CR0, CR4 and XCR0 after its setup (cpu_setup.c):
+ * each AP takes the same, so a benchmark runs in the same state anywhere. */
+static uint32_t bsp_cr0, bsp_cr4;
+static uint64_t bsp_xcr0;
+#define CR4_OSXSAVE (1u << 18)
 
 struct gate {
     uint16_t offset_lo, selector;
@@ -31,9 +38,39 @@ extern const uint32_t ap_stubs[32];
 static void ap_main(void) __attribute__((noreturn));
 static void ap_fault(const uint32_t *frame) __attribute__((noreturn));
 
+/* XGETBV/XSETBV exist only where CR4.OSXSAVE could be set (SDM Vol. 2C):
+ * called only then, and checked apart from the Pentium core. */
+__attribute__((section(".text.needs"), noinline)) static uint64_t xcr0_read(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (uint64_t)hi << 32 | lo;
+}
+
+__attribute__((section(".text.needs"), noinline)) static void xcr0_write(uint64_t v)
+{
+    __asm__ volatile("xsetbv" : : "a"((uint32_t)v), "d"((uint32_t)(v >> 32)), "c"(0));
+}
+
+static void take_bsp_state(void)
+{
+    write_cr0(bsp_cr0);
+    if (bsp_cr4)
+        write_cr4(bsp_cr4);
+    if (bsp_cr4 & CR4_OSXSAVE)
+        xcr0_write(bsp_xcr0);
+    if (cpu->has_fpu)
+        __asm__ volatile("clts; fninit");
+}
+
 void ap_prepare(uint32_t fault_apic_id)
 {
     fault_apic = fault_apic_id;
+    bsp_cr0 = read_cr0();
+    if (read_cr4_safe(&bsp_cr4) != 0) /* a CPU without CR4: leave it alone */
+        bsp_cr4 = 0;
+    if (bsp_cr4 & CR4_OSXSAVE)
+        bsp_xcr0 = xcr0_read();
     ap_entry_main = ap_main;
     ap_entry_fault = ap_fault;
     for (int v = 0; v < 32; v++) {
@@ -89,6 +126,7 @@ static void ap_main(void)
         uint32_t base;
     } __attribute__((packed)) idtr = { sizeof ap_idt - 1, (uint32_t)(uintptr_t)ap_idt };
     __asm__ volatile("lidt %0" : : "m"(idtr));
+    take_bsp_state();
     identify(box);
     __asm__ volatile("" ::: "memory");
     box->state = AP_READY; /* the boot processor waits for this */
