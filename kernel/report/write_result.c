@@ -95,9 +95,12 @@ static void line(const struct result *r)
         kfixed(empty, sizeof empty, m->empty_x100, 2);
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
     }
-    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s\n", r->b->name, t, c,
+    char on[24] = "";
+    if (r->on_cpu)
+        ksnprintf(on, sizeof on, " [cpu %u]", (unsigned)r->cpu);
+    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s\n", r->b->name, t, c,
              r->have_cycles ? (r->cycles_exact ? "c" : "~") : " ", ex, r->expect ? r->verdict : "-",
-             disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "");
+             disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "", on);
 }
 
 static void fixed_or_null(const char *key, bool have, int64_t x100)

@@ -201,6 +201,8 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     }
     struct on_target on[SMP_MAX_CPUS];
     unsigned non = on_targets(on, SMP_MAX_CPUS);
+    if (seen) /* a fault the self-test provokes is seen by the boot processor's guard */
+        on[0] = (struct on_target){ ON_BOOT, on[0].apic_id, 0 }, non = 1;
     int worst = STATUS_OK;
     for (unsigned k = 0; k < non; k++)
         worst = status_worst(worst, measure_on(p, b, cfg, &ctx, seen, &on[k]));

@@ -204,3 +204,27 @@ def test_kvm_two_processors():
         assert r["cells"] == [["empty", "measured"], ["measured", "empty"]]
     t = log.one("tsc_sync")
     assert [len(c["offset_ticks"]) for c in t["processors"] if not c["boot"]] == [2]
+
+
+@pytest.mark.parametrize("on,cpus", [("all", [0, 1, 2, 3]), ("0,2", [0, 2]), ("3", [0, 1, 2])])
+def test_on_runs_each_benchmark_on_each_processor(boot, on, cpus):
+    log = boot(smp="4", cmdline=f"bench=lat/add,simd/vadd/sse2 samples=9 on={on}")
+    assert_complete(log)
+    for name in ("lat/add", "simd/vadd/sse2"):        # SSE2 too: the APs took the boot CR4
+        results = [r for r in log.of_type("result") if r["name"] == name]
+        assert [r["cpu"] for r in results] == cpus
+        assert all(r["core_type"] is None for r in results)   # QEMU's max CPU is not hybrid
+
+
+def test_on_bad_value_uses_the_boot_processor(boot):
+    log = boot(smp="4", cmdline="bench=lat/add samples=9 on=fast")
+    assert_complete(log)
+    assert [r["cpu"] for r in log.of_type("result")] == [0]
+    texts = [n["text"] for n in log.notes(level="warn", topic="cmdline")]
+    assert texts == ["on=fast: not all, a number or a list of APIC IDs; the boot processor is used"]
+
+
+def test_without_on_results_are_as_before(boot):
+    log = boot(smp="4", cmdline="bench=lat/add samples=9")
+    assert_complete(log)
+    assert [("cpu" in r) for r in log.of_type("result")] == [False]
