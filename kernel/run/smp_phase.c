@@ -11,7 +11,7 @@ OPTION_STR(cpus, "cpus", 128, "all",
            "which processors start: all, N (the first N the MADT lists, 1: only the boot one) "
            "or a list of APIC IDs with commas (0,2,5)");
 OPTION_UINT(smpfault, "smpfault", 0, 0, 0xffffffffu,
-            "test: the processor with this APIC ID (not the boot one) faults right after starting");
+            "test: the processor with this APIC ID (not the boot one) faults as it starts");
 
 #define ANSWER_MS 1000 /* TCG on a loaded host can take long; real ones answer in microseconds */
 

@@ -129,9 +129,9 @@ static void ap_main(void)
     take_bsp_state();
     identify(box);
     __asm__ volatile("" ::: "memory");
-    box->state = AP_READY; /* the boot processor waits for this */
     if (fault_apic && box->apic_id == fault_apic)
-        __asm__ volatile("ud2"); /* smpfault=: the test of this guard */
+        __asm__ volatile("ud2"); /* smpfault=: the test of this guard, before it checks in */
+    box->state = AP_READY; /* the boot processor waits for this */
     idle(box);
 }
 

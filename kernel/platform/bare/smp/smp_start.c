@@ -77,8 +77,6 @@ static void start_one(const struct lapic *l, uint32_t page, unsigned slot, uint3
         c->state = SMP_NO_ANSWER;
         return;
     }
-    /* Checked in; a fault right after (smpfault=) shows within a moment. */
-    smp_wait_us(2000, NULL, NULL);
     c->reported_apic_id = box->apic_id;
     c->core_type = box->core_type;
     c->state = box->state == AP_FAULTED ? SMP_FAULTED : SMP_STARTED;
