@@ -25,6 +25,13 @@ static uint32_t fault_apic;
 static uint32_t bsp_cr0, bsp_cr4;
 static uint64_t bsp_xcr0;
 #define CR4_OSXSAVE (1u << 18)
+/* What an AP does not take: the APs run the 32-bit path with paging off
+ * (ap_entry.S), also when the boot processor is in long mode, where its
+ * CR0.PG and CR4.PAE/PGE belong to the long-mode map the AP has no CR3 or
+ * EFER.LME for (setting PG there would page through garbage and triple-fault
+ * the machine; SDM Vol. 3A §9.9). */
+#define CR0_PG (1u << 31)
+#define CR4_PAGING ((1u << 5) | (1u << 7) | (1u << 4)) /* PAE, PGE, PSE */
 
 struct gate {
     uint16_t offset_lo, selector;
@@ -66,9 +73,10 @@ static void take_bsp_state(void)
 void ap_prepare(uint32_t fault_apic_id)
 {
     fault_apic = fault_apic_id;
-    bsp_cr0 = read_cr0();
+    bsp_cr0 = read_cr0() & ~CR0_PG;
     if (read_cr4_safe(&bsp_cr4) != 0) /* a CPU without CR4: leave it alone */
         bsp_cr4 = 0;
+    bsp_cr4 &= ~CR4_PAGING;
     if (bsp_cr4 & CR4_OSXSAVE)
         bsp_xcr0 = xcr0_read();
     ap_entry_main = ap_main;
