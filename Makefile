@@ -30,9 +30,9 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long \
-                 kernel/platform/bare/firmware
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/pmu kernel/stats kernel/clock kernel/harness kernel/harness/long64 \
-                 kernel/report kernel/report/screen kernel/run kernel/load kernel/serve
+                 kernel/platform/bare/firmware kernel/platform/bare/smp
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/smp kernel/pmu kernel/stats kernel/clock \
+                 kernel/harness kernel/harness/long64 kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
@@ -43,6 +43,8 @@ VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
+# tests/unit/<room>/test_*.c: tests with their own link rule (test_acpi below).
+UNIT_TESTS    += $(BUILD)/host/test_acpi $(BUILD)/host/test_topology $(BUILD)/host/test_between_cores
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -268,6 +270,16 @@ hosted-tests: hosted
 $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) -Wl,--whole-archive $(HOST_LIB) -Wl,--no-whole-archive -lcmocka
 
+# The ACPI parser is bare-platform code that reads memory only through a
+# callback, so its unit test and fuzz target run it on the host too.
+ACPI_PARSER_SRCS := kernel/platform/bare/firmware/acpi.c kernel/platform/bare/firmware/madt.c
+$(BUILD)/host/test_acpi: $(BUILD)/host/tests/unit/acpi/test_acpi.c.o $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS)) $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $^ -lcmocka
+$(BUILD)/host/test_topology: $(BUILD)/host/tests/unit/topology/test_topology.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $^ -lcmocka
+$(BUILD)/host/test_between_cores: $(BUILD)/host/tests/unit/smp/test_between_cores.c.o $(UNIT_SUPPORT) $(HOST_LIB)
+	$(HOSTCC) -o $@ $^ -lcmocka -lpthread
+
 # libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the
 # command line, the multiboot2 walker, the CPUID decoders; each links the whole
 # portable library built the same way. The log parser's properties are
@@ -283,7 +295,7 @@ FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LIB      := $(BUILD)/fuzz/libck.a
-FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c kernel/platform/bare/firmware/smbios.c tests/unit/support/capture.c tests/unit/support/host32.c
+FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/platform/bare/multiboot2.c kernel/platform/bare/firmware/smbios.c $(ACPI_PARSER_SRCS) tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30
 FUZZ_CHECK_SECONDS ?= 5
 HYPOTHESIS_EXAMPLES ?= 500

@@ -16,7 +16,7 @@
 #include "cpu.h"
 #include "lib/kstring.h"
 
-#define STD_WANTED_MAX 0x16u      /* highest standard leaf we decode */
+#define STD_WANTED_MAX 0x1fu      /* highest standard leaf we decode */
 #define EXT_RANGE_LIMIT CPU_EXT_RANGE_LIMIT
 #define EXT_WANTED_MAX 0x80000008u
 #define HV_RANGE_LIMIT CPU_HV_RANGE_LIMIT
@@ -61,6 +61,15 @@ static void ask_cache_subleaves(struct probe *p, uint32_t leaf)
             break;
 }
 
+/* Leaves 0xB and 0x1F (extended topology, SDM Vol. 2A, CPUID): subleaves
+ * until the level type (ECX[15:8]) is 0. */
+static void ask_topology_subleaves(struct probe *p, uint32_t leaf)
+{
+    for (uint32_t sub = 0; sub < SUBLEAF_CAP; sub++)
+        if (((ask(p, leaf, sub).ecx >> 8) & 0xff) == 0)
+            break;
+}
+
 static void probe_standard(struct probe *p, uint32_t max, bool *hypervisor)
 {
     struct cpuid_regs r;
@@ -83,14 +92,13 @@ static void probe_standard(struct probe *p, uint32_t max, bool *hypervisor)
     }
     ask_if(p, 0xa, max, NULL);
     ask_if(p, 0xd, max, NULL); /* XSAVE: the supported state components (subleaf 0) */
-    if (max >= 0xb) {
-        /* Extended topology: subleaves until level type (ECX[15:8]) is 0. */
-        for (uint32_t sub = 0; sub < SUBLEAF_CAP; sub++)
-            if (((ask(p, 0xb, sub).ecx >> 8) & 0xff) == 0)
-                break;
-    }
+    if (max >= 0xb)
+        ask_topology_subleaves(p, 0xb);
     ask_if(p, 0x15, max, NULL);
     ask_if(p, 0x16, max, NULL);
+    ask_if(p, 0x1a, max, NULL); /* hybrid parts: this processor's core type */
+    if (max >= 0x1f)
+        ask_topology_subleaves(p, 0x1f); /* V2 extended topology (module, tile, die) */
 }
 
 static void probe_hypervisor(struct probe *p)
@@ -122,6 +130,9 @@ static void probe_extended(struct probe *p)
      * vendors define that bit; elsewhere it is reserved and clear. */
     if (((x1_ecx >> 22) & 1) && max >= 0x8000001d)
         ask_cache_subleaves(p, 0x8000001d);
+    /* ... and so does Fn8000_001E, the core and thread identifiers. */
+    if (((x1_ecx >> 22) & 1) && max >= 0x8000001e)
+        ask(p, 0x8000001e, 0);
 }
 
 void cpu_probe_with(struct cpu_info *c, const struct cpu_probe_ops *ops)

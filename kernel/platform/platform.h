@@ -16,6 +16,7 @@
 #include "platform/screen.h"
 #include "platform/platform_smbios.h"
 #include "platform/selftest.h"
+#include "platform/smp.h"
 
 /* What the platform knows about the machine, for the "platform" record and
  * the readable lines under the banner. The two platforms describe different
@@ -24,6 +25,25 @@
 struct platform_mem_range {
     uint64_t base, length;
     uint32_t type;
+};
+
+/* ACPI as the bare platform found it (ACPI spec 6.5 §5.2). */
+#define PLATFORM_ACPI_TABLES 32
+#define PLATFORM_APIC_CPUS 64
+struct platform_apic_cpu {        /* one MADT processor entry */
+    uint32_t apic_id;
+    bool enabled, online_capable, x2apic;
+};
+struct platform_acpi_info {
+    const char *oem_id;           /* NULL: no usable ACPI */
+    const char *where;            /* "multiboot2 tag 15", "BIOS area 0xf5a40" */
+    unsigned revision;            /* the RSDP's */
+    bool xsdt;                    /* root table: XSDT, else RSDT */
+    unsigned ntables;
+    char sigs[PLATFORM_ACPI_TABLES][5];
+    bool madt;                    /* a valid MADT was found */
+    unsigned ncpus;
+    struct platform_apic_cpu cpus[PLATFORM_APIC_CPUS];
 };
 
 struct platform_bare_info {
@@ -45,6 +65,7 @@ struct platform_bare_info {
     const char *map_pages;        /* the map's page size above its first GiB ("1g", "2m") */
     uint64_t mapped_bytes;        /* identity-mapped from 0 (0 in 32-bit mode) */
     const struct platform_smbios *smbios; /* the firmware's SMBIOS tables (never NULL on bare) */
+    struct platform_acpi_info acpi;
 };
 
 struct platform_hosted_info {
@@ -140,6 +161,16 @@ struct platform {
     /* The screen layout's rows (header, progress, table, summary); NULL where
      * there is no screen (the hosted runner, the unit tests). */
     const struct screen_ops *screen;
+    /* Every core (issue 12): start the requested processors (INIT-SIPI-SIPI
+     * on bare metal) and say what each did; they then wait in a polled
+     * mailbox. NULL where the platform cannot (the hosted runner). */
+    void (*smp_start)(const struct smp_request *req, struct smp_info *out);
+    /* Posts fn(arg) to the started processor in smp_info slot `slot`'s
+     * mailbox (false: it is not waiting there); smp_wait waits up to ms for
+     * it to finish: SMP_DONE, SMP_BUSY (still running: abandon it) or
+     * SMP_LOST (it faulted: its guard parked it). NULL with smp_start. */
+    bool (*smp_call)(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg);
+    int (*smp_wait)(unsigned slot, uint32_t ms, uintptr_t *result);
 };
 
 /* The platform in use, installed once before anything is printed. */

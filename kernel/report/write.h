@@ -24,6 +24,17 @@
 void write_banner(const struct platform *p);
 void write_platform(const struct platform_info *info);     /* the "platform" record */
 void write_platform_said(const char *line);                /* what after_cpu_probe did */
+void write_acpi_text(const struct platform_acpi_info *a);   /* the platform lines' ACPI part */
+void write_acpi_fields(const struct platform_acpi_info *a); /* acpi_oem_id and acpi in the record */
+struct topology_map;
+void write_topology(const struct topology_map *m);         /* the "topology" record */
+void write_smp(const struct smp_info *s);                  /* the "smp" record: start-up */
+struct c2c_matrix;
+void write_c2c(const struct c2c_matrix *m, bool trusted);  /* the "c2c" record: core-to-core latency */
+struct tsc_sync;
+void write_tsc_sync(const struct tsc_sync *t, bool trusted); /* the "tsc_sync" record */
+struct sibling_result;
+void write_sibling(const struct sibling_result *r, bool trusted); /* "sibling", or its skip */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 

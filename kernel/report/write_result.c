@@ -96,10 +96,13 @@ static void line(const struct result *r)
         kfixed(empty, sizeof empty, m->empty_x100, 2);
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
     }
-    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s\n", r->b->name, t, c,
+    char on[24] = "";
+    if (r->on_cpu)
+        ksnprintf(on, sizeof on, " [cpu %u]", (unsigned)r->cpu);
+    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s%s\n", r->b->name, t, c,
              r->have_cycles ? (r->cycles_exact ? "c" : "~") : " ", ex, r->expect ? r->verdict : "-",
              disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "",
-             m->aperf.freq_changed ? " [freq changed]" : "");
+             m->aperf.freq_changed ? " [freq changed]" : "", on);
 }
 
 static void fixed_or_null(const char *key, bool have, int64_t x100)
@@ -167,6 +170,13 @@ static void record(const struct result *r)
     rec_open("result");
     rec_str("name", r->b->name);
     rec_str("desc", r->b->desc);
+    if (r->on_cpu) { /* on=: which processor (issue 12) */
+        rec_u64("cpu", r->cpu);
+        if (r->core_type)
+            rec_u64("core_type", r->core_type);
+        else
+            rec_null("core_type");
+    }
     rec_u64("unroll", m->unroll);
     rec_u64("loops", m->cold ? 1 : m->loops);
     rec_u64("samples", m->samples);

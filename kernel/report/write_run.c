@@ -41,6 +41,7 @@ static void bare_text(const struct platform_bare_info *b)
         log_text("mode: 32-bit: %s\n", b->mode_reason);
     if (b->smbios)
         write_smbios_text(b->smbios);
+    write_acpi_text(&b->acpi);
 }
 
 static void bare_record(const struct platform_bare_info *b)
@@ -80,6 +81,7 @@ static void bare_record(const struct platform_bare_info *b)
     }
     rec_arr_close();
     write_smbios_fields(b->smbios);
+    write_acpi_fields(&b->acpi);
 }
 
 static void hosted_text(const struct platform_hosted_info *h)

@@ -7,6 +7,7 @@
 #include "cpu/cpu.h"
 #include "cpu/microcode.h"
 #include "cpu/msrscan.h"
+#include "between_cores.h"
 #include "guarded_step.h"
 #include "lib/option.h"
 #include "platform/platform.h"
@@ -17,6 +18,7 @@
 #include "selftest.h"
 #include "serve/serve.h"
 #include "suite.h"
+#include "topology_phase.h"
 
 OPTION_BOOL(help, "help", false, "print the options and their values first");
 OPTION_BOOL(selftest, "selftest", false,
@@ -26,6 +28,7 @@ OPTION_BOOL(msrscan, "msrscan", false,
             "read MSRs 0x0-0x1FFF, 0xC0000000-0xC0001FFF, 0xC0010000-0xC0011FFF (reads only)");
 
 static const struct platform *here;
+static const struct platform_info *described; /* NULL: the platform describes nothing */
 
 static void call(void *fn) { ((void (*)(void))fn)(); }
 
@@ -52,6 +55,17 @@ static void cpu_record(void)
     cpu_microcode_read(cpu, here->cpu_ops, here->msr, &microcode);
     cpu_xstate_probe(); /* after the setup, which may have enabled XSAVE */
     write_cpu(cpu, &microcode, cpu_xstate);
+}
+
+static void smp_measure(void)
+{
+    between_cores(here);
+}
+
+static void topology(void)
+{
+    static const struct platform_info none;
+    topology_phase(here, described ? described : &none);
 }
 
 /* The first TSC read, for the run id; a fault (CR4.TSD set in ring 3)
@@ -95,6 +109,7 @@ int run_suite(const struct platform *p)
     if (p->describe) {
         p->describe(&info);
         write_platform(&info);
+        described = &info;
     }
     options_report_problems();
     if (opt_help)
@@ -105,6 +120,7 @@ int run_suite(const struct platform *p)
     status = status_worst(status, phase(p, "cpu report", cpu_record));
     if (opt_msrscan)
         status = status_worst(status, phase(p, "msr scan", msr_scan));
+    status = status_worst(status, phase(p, "topology", topology));
 
     status = status_worst(status, phase(p, "benchmark files", boot_modules_load));
     if (opt_selftest)
@@ -114,6 +130,7 @@ int run_suite(const struct platform *p)
         status = status_worst(status, serve_run(p));
     else
         status = status_worst(status, suite_run(p, opt_selftest ? selftest_in_benchmarks : NULL));
+    status = status_worst(status, phase(p, "between cores", smp_measure));
 
     if (status == STATUS_OK && log_errors())
         status = STATUS_ERRORS;

@@ -18,6 +18,7 @@
 #include "harness/smi.h"
 #include "platform/status.h"
 #include "progress.h"
+#include "on_cpus.h"
 #include "suite.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
@@ -141,6 +142,7 @@ struct guarded_measure {
     const struct bench_ctx *ctx;
     struct measurement *m;
     struct event_counts *ec;
+    bool on_boot;   /* the boot processor: the only one whose IDT takes the watchdog's interrupt */
 };
 
 struct run_ctx {
@@ -162,7 +164,7 @@ static void guarded_measure(void *arg)
      * reference ADD chain is timed in the same sample loop. */
     const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL : &trust_reference;
     /* A loaded body is nobody's reviewed code: it may never end. */
-    if (g->b->loaded && opt_watchdog && platform->watchdog)
+    if (g->b->loaded && opt_watchdog && platform->watchdog && g->on_boot)
         (void)platform->watchdog(opt_watchdog);
     measure_bench_with_reference(g->b, ref, g->cfg, g->ctx, g->m);
     if (g->m->failed || g->m->cold || g->ec->n == 0)
@@ -214,6 +216,9 @@ static void memory_of(const struct platform *p, const struct bench_ctx *ctx, str
     result_memory(r, ctx, page, why);
 }
 
+static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
+                      struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t);
+
 static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
                    struct fault_info *seen)
 {
@@ -232,15 +237,64 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
             return STATUS_OK;
         }
     }
+    struct on_target on[SMP_MAX_CPUS];
+    unsigned non = on_targets(on, SMP_MAX_CPUS);
+    if (seen) /* a fault the self-test provokes is seen by the boot processor's guard */
+        on[0] = (struct on_target){ ON_BOOT, on[0].apic_id, 0 }, non = 1;
+    int worst = STATUS_OK;
+    for (unsigned k = 0; k < non; k++)
+        worst = status_worst(worst, measure_on(p, b, cfg, &ctx, seen, &on[k]));
+    return worst;
+}
+
+/* A started processor measures in its mailbox, without counters (they are
+ * programmed on the boot processor) and without the boot processor's
+ * guard: its own IDT catches a fault and parks it (on_cpus.c). */
+static uintptr_t measure_in_mailbox(uintptr_t arg)
+{
+    guarded_measure((void *)arg);
+    return 1;
+}
+
+#define ON_CPU_MS 120000u /* a benchmark that takes longer on another processor is abandoned */
+
+static int measure_elsewhere(const struct platform *p, struct guarded_measure *g, const char *where,
+                             const struct on_target *t)
+{
+    int w = p->smp_call && p->smp_call(t->slot, measure_in_mailbox, (uintptr_t)g)
+                ? p->smp_wait(t->slot, ON_CPU_MS, NULL) : SMP_LOST;
+    if (w == SMP_DONE)
+        return STATUS_OK;
+    on_abandon(t->slot);
+    log_note("error", "fault", "%s on APIC ID %u: the processor %s; it is abandoned and the suite goes on",
+             where, (unsigned)t->apic_id, w == SMP_BUSY ? "did not finish" : "faulted");
+    return STATUS_BENCH_FAULT;
+}
+
+static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
+                      struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t)
+{
+    if (b->mode == 64 && t->slot != ON_BOOT) {
+        /* The started processors run the 32-bit path (bare/smp/ap_entry.S):
+         * a 64-bit body runs on the boot processor only. */
+        char why[120];
+        ksnprintf(why, sizeof why, "64-bit body: the processor with APIC ID %u runs the 32-bit path "
+                  "(long mode is entered by the boot processor only)", (unsigned)t->apic_id);
+        write_skip(b->name, why);
+        return STATUS_OK;
+    }
     static struct measurement m;
     static struct event_counts ec;
     choose_events(b, &ec);
-    struct guarded_measure g = { b, cfg, &ctx, &m, &ec };
+    if (t->slot != ON_BOOT)
+        ec = (struct event_counts){ .n = 0, .cycles_index = -1 };
+    struct guarded_measure g = { b, cfg, ctx, &m, &ec, t->slot == ON_BOOT };
     char where[96];
     ksnprintf(where, sizeof where, "benchmark %s", b->name);
     uint64_t smi_before = 0, smi_after = 0;
     bool smi = smi_count(&smi_before);
-    int status = guarded_step_seen(p, where, guarded_measure, &g, STATUS_BENCH_FAULT, seen);
+    int status = t->slot == ON_BOOT ? guarded_step_seen(p, where, guarded_measure, &g, STATUS_BENCH_FAULT, seen)
+                                    : measure_elsewhere(p, &g, where, t);
     if (b->loaded && p->watchdog)
         (void)p->watchdog(0); /* also after a fault: disarmed in every case */
     m.smi_known = smi && smi_count(&smi_after);
@@ -257,7 +311,10 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     }
     static struct result r;
     result_compute(b, &m, &ec, &r);
-    memory_of(p, &ctx, &r);
+    memory_of(p, ctx, &r);
+    r.on_cpu = on_given();
+    r.cpu = t->apic_id;
+    r.core_type = t->core_type;
     write_result(&r);
     if (r.estimate_disagrees)
         log_note("warn", "aperf", "%s: the ADD-chain cycle estimate differs from APERF's count by more "

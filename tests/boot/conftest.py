@@ -108,7 +108,7 @@ def first_error(stderr, rc):
 
 
 def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="", icount=None,
-             memory=128, timeout=MIN_TIMEOUT, env=None, iso=ISO, qemu_args=()):
+             memory=128, timeout=MIN_TIMEOUT, env=None, iso=ISO, qemu_args=(), smp=None):
     """Boot once (uncached); the parsed log with .rc, .path, .stderr, .seconds.
     qemu_args: raw QEMU arguments (e.g. "-smbios", "type=1,...")."""
     cmd = [sys.executable, RUNNER, "--iso", iso, "--quiet", "--log", log_path,
@@ -124,6 +124,8 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
     if icount is not None:
         cmd += ["--icount", str(icount)]
     cmd += [f"--qemu-arg={a}" for a in qemu_args]
+    if smp:
+        cmd += ["--smp", smp]
     if os.path.exists(log_path):
         os.unlink(log_path)
     start = time.monotonic()
@@ -142,12 +144,12 @@ _cache = {}
 
 
 def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=None,
-             timeout=None, memory=128, full=False):
+             timeout=None, memory=128, full=False, smp=None):
     if not full and not any(w.startswith(("bench=", "sweep=")) or w == "list" for w in cmdline.split()):
         cmdline = (cmdline + " " + SMALL_SUITE).strip()
     # run-qemu's default binary: one boot serves tests that name it and tests that do not.
     qemu = qemu or ("x86_64" if uefi or accel == "kvm" else "i386")
-    key = (cpu, qemu, accel, uefi, cmdline, icount, memory)
+    key = (cpu, qemu, accel, uefi, cmdline, icount, memory, smp)
     if key in _cache:
         return _cache[key]
     if not os.path.exists(ISO):
@@ -157,10 +159,11 @@ def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=No
         timeout = tcg_timeout(cmdline, uefi, icount, full)
     os.makedirs(LOGDIR, exist_ok=True)
     name = "-".join(str(p) for p in (cpu or "default", qemu, accel, "uefi" if uefi else "bios",
-                                      icount if icount is not None else "", memory, cmdline) if p != "")
+                                      icount if icount is not None else "", memory,
+                                      f"smp{smp}" if smp else "", cmdline) if p != "")
     name = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)[:120]
     log = run_qemu(os.path.join(LOGDIR, name + ".log"), accel=accel, cpu=cpu, qemu=qemu, uefi=uefi,
-                   cmdline=cmdline, icount=icount, memory=memory, timeout=timeout)
+                   cmdline=cmdline, icount=icount, memory=memory, timeout=timeout, smp=smp)
     log.timeout = timeout
     _cache[key] = log
     return log

@@ -5,6 +5,9 @@
               form of fuzz_cpuid.c (a flags byte, then leaf, subleaf, EAX, EBX,
               ECX, EDX as little-endian words), and the two pre-CPUID CPUs
   multiboot2  information structures as GRUB builds them (BIOS and UEFI)
+  acpi        physical memory from 0x1000 with the RSDP first: QEMU-like
+              tables (RSDT, XSDT, FACP, MADT with local APIC and x2APIC
+              entries), revision 0 and 2
   options     command lines: the boot tests' ones, every kind of bad value
   module      benchmark files (scripts/cyclekit_module.py), behind fuzz_module.c's
               flags byte (0: as they are, 1: length and CRC made right)
@@ -134,7 +137,42 @@ def module_seeds():
     write("module", "empty-body", b"\0" + cyclekit_module.encode("e", b""))
 
 
+def acpi_table(sig, body):
+    data = bytearray(sig + struct.pack("<IBB", 36 + len(body), 1, 0) + b"CKSEED" + b"CKSEEDTB"
+                     + struct.pack("<I4sI", 1, b"CKSD", 1) + body)
+    data[9] = -sum(data) & 0xff
+    return bytes(data)
+
+
+def acpi_rsdp(revision, rsdt, xsdt):
+    data = bytearray(b"RSD PTR " + b"\0" + b"BOCHS " + bytes([revision]) + struct.pack("<IIQ", rsdt, 36, xsdt)
+                     + b"\0" * 4)
+    data[8] = -sum(data[:20]) & 0xff
+    data[32] = -sum(data[:36]) & 0xff
+    return bytes(data if revision >= 2 else data[:20])
+
+
+def acpi_seeds():
+    base = 0x1000
+    cpus = b"".join(struct.pack("<BBBBI", 0, 8, i, i, 1) for i in range(4))
+    cpus += struct.pack("<BBHIII", 9, 16, 0, 0x100, 1, 4) + struct.pack("<BBQ", 5, 12, 0xfee00000) \
+        + struct.pack("<BBBBI", 0, 8, 5, 5, 2)
+    facp, madt = acpi_table(b"FACP", b"\0" * 80), acpi_table(b"APIC", struct.pack("<II", 0xfee00000, 1) + cpus)
+    for revision in (0, 2):
+        image = bytearray(0x400)
+        image[0x100:0x100 + len(facp)] = facp
+        image[0x200:0x200 + len(madt)] = madt
+        rsdt = acpi_table(b"RSDT", struct.pack("<II", base + 0x100, base + 0x200))
+        xsdt = acpi_table(b"XSDT", struct.pack("<QQ", base + 0x100, base + 0x200))
+        image[0x40:0x40 + len(rsdt)] = rsdt
+        image[0x80:0x80 + len(xsdt)] = xsdt
+        rsdp = acpi_rsdp(revision, base + 0x40, base + 0x80 if revision else 0)
+        image[:len(rsdp)] = rsdp
+        write("acpi", f"qemu_rev{revision}", bytes(image))
+
+
 if __name__ == "__main__":
+    acpi_seeds()
     cpuid_seeds()
     multiboot2_seeds()
     options_seeds()

@@ -39,6 +39,12 @@ struct boot_info {
     bool efi64;                 /* tag 12: a 64-bit firmware's table */
     uint8_t smbios[32];
     uint32_t smbios_len;
+    /* The RSDP GRUB copied into multiboot2 tag 14 (ACPI 1.0) or 15 (2.0+),
+     * tag 15 preferred; acpi_tag 0 when neither came (then the BIOS area
+     * is searched). */
+    uint8_t acpi_rsdp[40];
+    uint32_t acpi_rsdp_len;
+    uint8_t acpi_tag;
 };
 
 extern struct boot_info boot_info;

@@ -7,6 +7,8 @@
 #include "memory.h"
 #include "fwcfg.h"
 #include "platform/bare/firmware/smbios.h"
+#include "platform/bare/firmware/acpi_bare.h"
+#include "platform/bare/smp/smp_bare.h"
 #include "platform/bare/traps/double_fault.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/idt.h"
@@ -72,6 +74,7 @@ static void describe(struct platform_info *info)
     static struct platform_smbios smbios;
     smbios_find(&smbios);
     b->smbios = &smbios;
+    acpi_describe(&b->acpi);
 }
 
 /* Not const: kmain fills in long mode's parts once it knows the mode. */
@@ -99,6 +102,9 @@ static struct platform bare = {
     .reboot = machine_reboot,
     .watchdog = bare_watchdog,
     .screen = &console_screen,
+    .smp_start = bare_smp_start,
+    .smp_call = bare_smp_call,
+    .smp_wait = bare_smp_wait,
 };
 
 void kmain(uint32_t magic, const void *info)

@@ -8,7 +8,7 @@ struct boot_info boot_info;
 
 enum {
     TAG_END = 0, TAG_CMDLINE = 1, TAG_LOADER = 2, TAG_MODULE = 3, TAG_BASIC_MEMINFO = 4, TAG_MMAP = 6,
-    TAG_FRAMEBUFFER = 8, TAG_EFI32 = 11, TAG_EFI64 = 12, TAG_SMBIOS = 13,
+    TAG_FRAMEBUFFER = 8, TAG_EFI32 = 11, TAG_EFI64 = 12, TAG_SMBIOS = 13, TAG_ACPI_OLD = 14, TAG_ACPI_NEW = 15,
 };
 
 struct tag { uint32_t type, size; };
@@ -43,6 +43,18 @@ static void add_module(const struct tag *t, const uint8_t *body)
               line[0] ? "grub module %u (%s)" : "grub module %u", i + 1, line);
     boot_info.modules[i] = (struct platform_module){ (const uint8_t *)(uintptr_t)start,
                                                      end - start, boot_info.module_names[i] };
+}
+
+/* Tags 14 and 15 hold a copy of the RSDP (Multiboot2 specification 2.0, "ACPI old RSDP" and "ACPI new RSDP");
+ * the new one wins over the old whatever their order. */
+static void save_rsdp(uint32_t type, const uint8_t *body, uint32_t len)
+{
+    if (type < boot_info.acpi_tag)
+        return;
+    len = len < sizeof boot_info.acpi_rsdp ? len : sizeof boot_info.acpi_rsdp;
+    kmemcpy(boot_info.acpi_rsdp, body, len);
+    boot_info.acpi_rsdp_len = len;
+    boot_info.acpi_tag = (uint8_t)type;
 }
 
 void multiboot2_parse(uint32_t magic, const void *info)
@@ -102,6 +114,10 @@ void multiboot2_parse(uint32_t magic, const void *info)
             if (boot_info.fb.type == 1 && t->size >= 8 + 30)
                 kmemcpy(boot_info.fb.color, body + 24, 6);
             boot_info.fb.present = true;
+            break;
+        case TAG_ACPI_OLD:
+        case TAG_ACPI_NEW:
+            save_rsdp(t->type, body, t->size - 8);
             break;
         case TAG_EFI32:
         case TAG_EFI64:

@@ -3,7 +3,7 @@
  * The simulator also polices the probe: a read above the maximum of its range
  * (standard: leaf 0 EAX; extended: 0x80000000 EAX; hypervisor: 0x40000000
  * EAX, and that range only when CPUID.1:ECX[31] is set), a leaf-7 subleaf
- * above 7.0:EAX, or a leaf-4/0xB/0x8000001D subleaf after the terminating
+ * above 7.0:EAX, or a leaf-4/0xB/0x1F/0x8000001D subleaf after the terminating
  * entry is counted as a violation and the first one is remembered. */
 #ifndef CK_TEST_CPU_DUMP_H
 #define CK_TEST_CPU_DUMP_H
@@ -63,7 +63,7 @@ static inline bool sim_subleaf_reachable(uint32_t leaf, uint32_t subleaf)
 {
     for (uint32_t s = 0; s < subleaf; s++) {
         struct cpuid_regs r = sim_value(leaf, s);
-        bool end = leaf == 0xb ? ((r.ecx >> 8) & 0xff) == 0 : (r.eax & 0x1f) == 0;
+        bool end = leaf == 0xb || leaf == 0x1f ? ((r.ecx >> 8) & 0xff) == 0 : (r.eax & 0x1f) == 0;
         if (end)
             return false;
     }
@@ -78,7 +78,7 @@ static inline const char *sim_check(uint32_t leaf, uint32_t subleaf)
             return "standard leaf above leaf 0 EAX";
         if (leaf == 7 && subleaf > sim_value(7, 0).eax)
             return "leaf 7 subleaf above 7.0:EAX";
-        if ((leaf == 4 || leaf == 0xb) && !sim_subleaf_reachable(leaf, subleaf))
+        if ((leaf == 4 || leaf == 0xb || leaf == 0x1f) && !sim_subleaf_reachable(leaf, subleaf))
             return "subleaf after the terminating entry";
         return NULL;
     }
@@ -116,7 +116,7 @@ static inline struct cpuid_regs sim_cpuid(uint32_t leaf, uint32_t subleaf)
     const struct dump_leaf *d = sim_find(leaf, subleaf);
     if (!d && leaf == 0x80000000)
         return sim_value(sim_value(0, 0).eax, 0); /* no extended range: garbage */
-    if (!d && subleaf && leaf != 4 && leaf != 7 && leaf != 0xb && leaf != 0x8000001d)
+    if (!d && subleaf && leaf != 4 && leaf != 7 && leaf != 0xb && leaf != 0x1f && leaf != 0x8000001d)
         d = sim_find(leaf, 0); /* leaves without subleaves ignore ECX */
     return sim_regs(d);
 }

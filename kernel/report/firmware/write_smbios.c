@@ -2,8 +2,8 @@
  * the banner and the "smbios" object, or null with "smbios_reason"; a
  * malformed table also gives a note. */
 #include "lib/fmt.h"
-#include "log.h"
-#include "write.h"
+#include "report/log.h"
+#include "report/write.h"
 
 void write_smbios_text(const struct platform_smbios *sm)
 {

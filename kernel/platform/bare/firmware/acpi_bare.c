@@ -1,0 +1,87 @@
+/* ACPI on this PC: where the RSDP is (the loader's copy in multiboot2 tag
+ * 15 or 14, else the BIOS search of ACPI spec 6.5 §5.2.5.1: the first KiB
+ * of the EBDA, then 0xE0000-0xFFFFF, on 16-byte boundaries), and physical
+ * memory as the parser reads it: paging is off, so an address below 4 GiB
+ * is its own pointer; above it nothing can be read. Found once, on first
+ * use. */
+#include "acpi_bare.h"
+#include "lib/fmt.h"
+#include "platform/bare/boot_info.h"
+
+static const void *identity_map(void *ctx, uint64_t phys, uint32_t len)
+{
+    (void)ctx;
+    if (phys == 0 || phys >= 0x100000000ull || len > 0x100000000ull - phys)
+        return NULL;
+    return (const void *)(uintptr_t)phys;
+}
+
+static const struct acpi_mem bare_mem = { identity_map, 0 };
+static struct acpi_info info;
+static struct madt_info madt;
+static bool looked;
+
+/* §5.2.5.1: on 16-byte boundaries in [start, start + len). */
+static const uint8_t *scan(uint32_t start, uint32_t len)
+{
+    for (uint32_t a = start; a + ACPI_RSDP_V1_LEN <= start + len; a += 16) {
+        const uint8_t *p = (const uint8_t *)(uintptr_t)a;
+        uint32_t avail = start + len - a;
+        if (!acpi_rsdp_check(p, avail < ACPI_RSDP_V2_LEN ? avail : ACPI_RSDP_V2_LEN))
+            return p;
+    }
+    return 0;
+}
+
+static void look(void)
+{
+    char where[48];
+    looked = true;
+    if (boot_info.acpi_tag) {
+        ksnprintf(where, sizeof where, "multiboot2 tag %u", boot_info.acpi_tag);
+        acpi_parse(&bare_mem, boot_info.acpi_rsdp, boot_info.acpi_rsdp_len, where, &info);
+    } else if (boot_info.efi) {
+        acpi_problem(&info, "UEFI boot without a multiboot2 ACPI tag: no BIOS area to search; ACPI not used");
+        return;
+    } else {
+        /* The EBDA's segment is the word at 0x40E (§5.2.5.1). */
+        const volatile uint16_t *bda_ebda = (const volatile uint16_t *)0x40e;
+        __asm__("" : "+r"(bda_ebda)); /* a low constant address is no array bound */
+        uint32_t ebda = (uint32_t)*bda_ebda << 4;
+        const uint8_t *p = ebda >= 0x80000 && ebda < 0xa0000 ? scan(ebda, 1024) : 0;
+        if (!p)
+            p = scan(0xe0000, 0x20000);
+        if (!p) {
+            acpi_problem(&info, "no RSDP in the EBDA or at 0xE0000-0xFFFFF; ACPI not used");
+            return;
+        }
+        ksnprintf(where, sizeof where, "BIOS area 0x%x", (unsigned)(uintptr_t)p);
+        acpi_parse(&bare_mem, p, 0x100000 - (uint32_t)(uintptr_t)p, where, &info);
+    }
+    const uint8_t *m = acpi_table_find(&info, &bare_mem, "APIC");
+    if (m)
+        madt_parse(m, &madt, &info);
+}
+
+const struct acpi_info *acpi_get(void)
+{
+    if (!looked)
+        look();
+    return &info;
+}
+
+const uint8_t *acpi_find(const char sig[4])
+{
+    return acpi_table_find(acpi_get(), &bare_mem, sig);
+}
+
+const char *acpi_oem_id(void)
+{
+    return acpi_get()->found ? info.oem_id : 0;
+}
+
+const struct madt_info *acpi_madt(void)
+{
+    acpi_get();
+    return &madt;
+}

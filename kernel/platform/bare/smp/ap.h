@@ -1,0 +1,30 @@
+/* The application processors' side: per-processor state (stack, mailbox)
+ * and what the boot processor uses to start one and talk to it. */
+#ifndef CK_BARE_AP_H
+#define CK_BARE_AP_H
+#include <stdint.h>
+#include "platform/smp.h"
+
+enum ap_state { AP_OFF = 0, AP_READY = 1, AP_BUSY = 2, AP_FAULTED = 3 };
+
+/* One processor's mailbox, alone in its cache lines (128 bytes: the
+ * adjacent-line prefetcher fetches pairs). The boot processor writes fn,
+ * arg, then cmd; the AP runs fn(arg), writes result, clears cmd. */
+struct ap_box {
+    volatile uint32_t state;          /* enum ap_state */
+    volatile uint32_t cmd;
+    uintptr_t (*volatile fn)(uintptr_t arg);
+    volatile uintptr_t arg, result;
+    volatile uint32_t apic_id;        /* from its own CPUID */
+    volatile uint32_t core_type;      /* CPUID 0x1A EAX[31:24] where hybrid */
+    volatile uint32_t fault_vector, fault_eip, fault_error;
+} __attribute__((aligned(128)));
+
+extern struct ap_box ap_boxes[SMP_MAX_CPUS];
+
+/* Before the first start-up: the APs' IDT. */
+void ap_prepare(uint32_t fault_apic_id);
+/* The slot the next processor to start will use (its stack and mailbox). */
+void ap_select(unsigned slot);
+
+#endif

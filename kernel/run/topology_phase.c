@@ -1,0 +1,40 @@
+/* The topology phase: the processors the platform knows of (the MADT's
+ * enabled entries on bare metal; else only the one this
+ * runs on) placed in the CPUID topology, and the record; then they are
+ * started (smp_phase.c). */
+#include "cpu/topology/topology_map.h"
+#include "report/log.h"
+#include "report/write.h"
+#include "smp_phase.h"
+#include "topology_phase.h"
+
+static unsigned madt_ids(const struct platform_info *info, uint32_t *ids, unsigned max)
+{
+    const struct platform_acpi_info *a = &info->bare.acpi;
+    unsigned n = 0;
+    if (!info->kind || info->kind[0] != 'b' || !a->madt)
+        return 0;
+    for (unsigned i = 0; i < a->ncpus && n < max; i++)
+        if (a->cpus[i].enabled) /* online-capable ones may be enabled later (ACPI 6.5 §5.2.12.2): not now */
+            ids[n++] = a->cpus[i].apic_id;
+    return n;
+}
+
+void topology_phase(const struct platform *here, const struct platform_info *info)
+{
+    static struct cpu_topology t;
+    static struct topology_map m;
+    uint32_t ids[TOPO_MAX_CPUS];
+    cpu_topology_decode(cpu, &t);
+    unsigned n = madt_ids(info, ids, TOPO_MAX_CPUS);
+    const char *from = "the MADT";
+    if (n == 0) {
+        ids[0] = t.apic_id;
+        n = 1;
+        from = "this processor only";
+    }
+    topology_map_build(&t, ids, n, from, &m);
+    write_topology(&m);
+    unsigned nmadt = madt_ids(info, ids, TOPO_MAX_CPUS);
+    smp_phase(here, ids, nmadt, info->kind && info->kind[0] == 'b' && info->bare.acpi.madt, t.apic_id);
+}

@@ -1,0 +1,146 @@
+/* The core-to-core ping-pong and the TSC handshake (kernel/smp/) on the
+ * host, with real concurrency: the test platform's smp_call runs the posted
+ * function on a thread of its own, smp_wait joins it. What is asserted is
+ * exact: which cells are measured, which processors are abandoned and
+ * that a silent or lost processor ends in a timeout or `lost` instead of a
+ * hang; never a timing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <string.h>
+#include <cmocka.h>
+#include "smp/c2c.h"
+#include "smp/tsc_sync.h"
+
+struct call { pthread_t thread; uintptr_t (*fn)(uintptr_t); uintptr_t arg, result; bool running; };
+static struct call calls[SMP_MAX_CPUS];
+static unsigned silent_slot = 99, lost_slot = 99;
+
+static void *thread_main(void *p)
+{
+    struct call *c = p;
+    c->result = c->fn(c->arg);
+    return NULL;
+}
+
+static bool fake_call(unsigned slot, uintptr_t (*fn)(uintptr_t), uintptr_t arg)
+{
+    if (slot == silent_slot)
+        return true; /* takes the work and never runs it: a hung processor */
+    calls[slot] = (struct call){ .fn = fn, .arg = arg, .running = true };
+    return pthread_create(&calls[slot].thread, NULL, thread_main, &calls[slot]) == 0;
+}
+
+static int fake_wait(unsigned slot, uint32_t ms, uintptr_t *result)
+{
+    (void)ms;
+    if (slot == silent_slot)
+        return SMP_BUSY;
+    pthread_join(calls[slot].thread, NULL);
+    calls[slot].running = false;
+    if (result)
+        *result = calls[slot].result;
+    return slot == lost_slot ? SMP_LOST : SMP_DONE;
+}
+
+static int refuse(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; (void)msr; (void)v; return -1; }
+static int refuse_w(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; (void)msr; (void)v; return -1; }
+static const struct msr_ops no_msr = { refuse, refuse_w, NULL };
+static const struct platform fake = { .name = "fake", .msr = &no_msr, .smp_call = fake_call, .smp_wait = fake_wait };
+
+static struct smp_info four(void)
+{
+    struct smp_info s = { .n = 4 };
+    for (unsigned i = 0; i < 4; i++) {
+        s.cpus[i].apic_id = i * 2;
+        s.cpus[i].state = i ? SMP_STARTED : SMP_BSP;
+    }
+    return s;
+}
+
+static struct c2c_matrix m;
+
+static void every_pair_measured(void **state)
+{
+    (void)state;
+    struct smp_info s = four();
+    s.cpus[3].state = SMP_NO_ANSWER; /* not in the matrix */
+    silent_slot = lost_slot = 99;
+    for (int rmw = 0; rmw < 2; rmw++) {
+        c2c_measure(&fake, &s, rmw, 1000000000ull, &m);
+        assert_string_equal(m.variant, rmw ? "rmw" : "store");
+        assert_int_equal(m.n, 3);
+        assert_int_equal(m.apic_id[2], 4);
+        for (unsigned i = 0; i < 3; i++)
+            for (unsigned j = 0; j < 3; j++) {
+                assert_int_equal(m.cell[i][j], i == j ? C2C_EMPTY : C2C_MEASURED);
+                if (i != j)
+                    assert_true(m.min[i][j] > 0 && m.min[i][j] <= m.median[i][j]);
+            }
+        assert_int_equal(m.lost, 0);
+    }
+}
+
+/* A processor that faults (smp_wait says lost) is abandoned after its
+ * first pair; every later pair with it is `lost`, the others measured. */
+static void lost_processor_is_abandoned(void **state)
+{
+    (void)state;
+    struct smp_info s = four();
+    silent_slot = 99;
+    lost_slot = 2;
+    c2c_measure(&fake, &s, true, 0, &m);
+    assert_int_equal(m.lost, 1);
+    assert_int_equal(m.lost_apic[0], 4);
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned j = 0; j < 4; j++)
+            if (i != j)
+                assert_int_equal(m.cell[i][j], (i == 2 || j == 2) ? C2C_LOST : C2C_MEASURED);
+    lost_slot = 99;
+}
+
+/* One that takes the work and never answers: the boot processor's ping
+ * gives up after its spin limit (a timeout, not a hang), and smp_wait's
+ * "still busy" abandons it. */
+static void silent_processor_times_out(void **state)
+{
+    (void)state;
+    struct smp_info s = four();
+    s.n = 2;
+    silent_slot = 1;
+    c2c_measure(&fake, &s, false, 0, &m);
+    assert_int_equal(m.cell[0][1], C2C_LOST);
+    assert_int_equal(m.cell[1][0], C2C_LOST);
+    assert_int_equal(m.lost, 1);
+    silent_slot = 99;
+}
+
+static void tsc_offsets_of_threads(void **state)
+{
+    (void)state;
+    static struct tsc_sync t;
+    struct smp_info s = four();
+    tsc_sync_measure(&fake, &s, 0, &t);
+    assert_int_equal(t.n, 4);
+    assert_true(t.cpus[0].boot);
+    assert_false(t.adjust_exists); /* no CPU identified: leaf 7 unknown */
+    for (unsigned i = 1; i < 4; i++) {
+        assert_true(t.cpus[i].measured);
+        assert_false(t.cpus[i].have_adjust);
+        assert_int_not_equal(t.cpus[i].verdict, TSC_UNMEASURED);
+    }
+    assert_string_equal(tsc_verdict_name(TSC_DRIFTING), "drifting");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_pair_measured),
+        cmocka_unit_test(lost_processor_is_abandoned),
+        cmocka_unit_test(silent_processor_times_out),
+        cmocka_unit_test(tsc_offsets_of_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
