@@ -22,7 +22,8 @@ import math
 import sys
 
 MARK = '{"type":'
-SCHEMA = 1
+SCHEMA = 2                  # what this kernel writes
+SCHEMAS = (1, 2)            # what this reader reads: 2 added records and fields, changed none
 
 
 def fnv1a32(data: bytes, h: int = 0x811C9DC5) -> int:
@@ -132,8 +133,8 @@ def parse(data) -> Log:
             break
         records.append(rec)
         checksum = fnv1a32(line, checksum)
-    if records and records[0].get("schema") != SCHEMA:
-        problems.append(f"schema {records[0].get('schema')} is not {SCHEMA}")
+    if records and records[0].get("schema") not in SCHEMAS:
+        problems.append(f"schema {records[0].get('schema')} is not one this reader knows {SCHEMAS}")
     if end is None:
         problems.append(f"no end record after {len(records)} records: the log is truncated")
     else:

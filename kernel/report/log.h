@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LOG_SCHEMA 1
+#define LOG_SCHEMA 2
 
 /* have_tsc/tsc: the run's first TSC read, for the run id (see above). */
 void log_begin(const char *platform_name, const char *cmdline, bool have_tsc, uint64_t tsc);

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from conftest import ROOT, assert_complete, kvm_boot
+import cyclekit_log
 
 
 def assert_identifies_the_run(log):
@@ -30,7 +31,7 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
     log = boot(cpu=cpu, qemu=qemu)
     assert_complete(log)
     begin = log.records[0]
-    assert begin["type"] == "begin" and begin["schema"] == 1 and begin["platform"] == "bare"
+    assert begin["type"] == "begin" and begin["schema"] == cyclekit_log.SCHEMA and begin["platform"] == "bare"
     assert_identifies_the_run(log)
     cpu_rec = log.one("cpu")
     assert (cpu_rec["microcode"], cpu_rec.get("microcode_reason")) == MICROCODE[cpu]
