@@ -187,8 +187,12 @@ isa-check: $(KERNEL)
 layout-check: $(KERNEL)
 	$(PYTHON) scripts/check-layout --objects $(BUILD)/k
 
+# Two workers (pytest-xdist): QEMU's TCG runs one CPU thread per guest, so
+# two boots at once use both cores of a 2-core machine. A file's tests stay on
+# one worker (--dist loadfile): its module fixtures boot once.
+BOOT_JOBS ?= 2
 boot-tests: $(ISO)
-	$(PYTEST) -q -rs --durations=10 tests/boot
+	$(PYTEST) -q -rs --durations=10 -n $(BOOT_JOBS) --dist loadfile tests/boot
 
 # Every P5 expectation in bench/ against the P5 pairing model (scripts/p5model.py).
 model-tests:

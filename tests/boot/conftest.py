@@ -41,7 +41,9 @@ import bench_bodies  # noqa: E402
 ISO = os.path.join(ROOT, "build", "cyclekit.iso")
 ELF = os.path.join(ROOT, "build", "cyclekit.elf")
 RUNNER = os.path.join(ROOT, "scripts", "run-qemu")
-LOGDIR = os.path.join(ROOT, "build", "boot-logs")
+# One folder of logs per pytest-xdist worker (make boot-tests runs two), so
+# two workers booting the same configuration never write one file.
+LOGDIR = os.path.join(ROOT, "build", "boot-logs", os.environ.get("PYTEST_XDIST_WORKER", "main"))
 EXIT_TIMEOUT, EXIT_NO_STATUS, EXIT_NO_START = 124, 125, 126
 
 SMALL_SUITE = "bench=calib/* samples=9"

@@ -76,7 +76,8 @@ def test_every_figure_is_embedded_and_written(four):
     hists = [k for k in page.figures if k.startswith("fig-hist-")]
     # Raw samples are in the pentium and max logs only: one histogram per result of those.
     n_raw = sum(len([r for r in logsynth.records(n) if r["type"] == "samples"]) for n in logsynth.NAMES)
-    assert n_raw == 40 and len(hists) == n_raw
+    raw_results = sum(len([r for r in logsynth.records(n) if r["type"] == "result"]) for n in ("pentium", "max"))
+    assert n_raw == raw_results > 0 and len(hists) == n_raw
     assert {"fig-latency", "fig-comparison"} <= set(page.figures)
     for fig_id, png in page.figures.items():
         assert png.startswith(PNG), fig_id
@@ -128,7 +129,7 @@ def test_raw_samples_give_the_result():
         assert len(vals) == 31, res.name
         assert abs(vals[15] - res.ticks) <= 0.005 + 1e-9, res.name
         checked += 1
-    assert checked == 20
+    assert checked == len([r for r in logsynth.records("pentium") if r["type"] == "result"]) > 0
 
 
 def test_latency_curve_points_and_caches():
