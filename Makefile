@@ -43,8 +43,6 @@ VERSION_SRC   := $(BUILD)/gen/version.c
 KERNEL_OBJS   := $(patsubst %,$(BUILD)/k/%.o,$(KERNEL_SRCS) $(VERSION_SRC)) $(BUILD)/k/gen/font.c.o
 
 UNIT_TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(sort $(wildcard tests/unit/test_*.c)))
-# tests/unit/<room>/test_*.c: tests with their own link rule (test_acpi below).
-UNIT_TESTS    += $(BUILD)/host/test_acpi $(BUILD)/host/test_topology $(BUILD)/host/test_between_cores
 UNIT_SUPPORT  := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard tests/unit/support/*.c)))
 HOST_LIB      := $(BUILD)/host/libck.a
 # 32-bit x86 code (the harness's reference body, the guard's jump) is not in
@@ -172,7 +170,7 @@ UNIT_SUB      := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(UNIT_SUB_SRCS))
 UNIT_TESTS    += $(UNIT_SUB)
 $(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka
+	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka $(LDLIBS_UNIT)
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/platform/bare/firmware/smbios.c.o
 
@@ -277,12 +275,9 @@ $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUP
 # The ACPI parser is bare-platform code that reads memory only through a
 # callback, so its unit test and fuzz target run it on the host too.
 ACPI_PARSER_SRCS := kernel/platform/bare/firmware/acpi.c kernel/platform/bare/firmware/madt.c
-$(BUILD)/host/test_acpi: $(BUILD)/host/tests/unit/acpi/test_acpi.c.o $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS)) $(UNIT_SUPPORT) $(HOST_LIB)
-	$(HOSTCC) -o $@ $^ -lcmocka
-$(BUILD)/host/test_topology: $(BUILD)/host/tests/unit/topology/test_topology.c.o $(UNIT_SUPPORT) $(HOST_LIB)
-	$(HOSTCC) -o $@ $^ -lcmocka
-$(BUILD)/host/test_between_cores: $(BUILD)/host/tests/unit/smp/test_between_cores.c.o $(UNIT_SUPPORT) $(HOST_LIB)
-	$(HOSTCC) -o $@ $^ -lcmocka -lpthread
+$(BUILD)/host/acpi/test_acpi: $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS))
+# The between-core handshakes are tested with real threads.
+$(BUILD)/host/smp/test_between_cores: LDLIBS_UNIT := -lpthread
 
 # libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the
 # command line, the multiboot2 walker, the CPUID decoders; each links the whole

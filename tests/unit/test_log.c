@@ -111,7 +111,7 @@ static void end_record_counts_and_checksums(void **state)
              "\"run\":\"0x", h);
     assert_memory_equal(line, expected, strlen(expected));
     assert_non_null(strstr(capture_human(), "[warn] cmdline: bad thing\n"));
-    assert_non_null(strstr(m, "{\"type\":\"begin\",\"schema\":1,\"program\":\"cyclekit\","
+    assert_non_null(strstr(m, "{\"type\":\"begin\",\"schema\":2,\"program\":\"cyclekit\","
                               "\"version\":\""));
     assert_non_null(strstr(m, "\"platform\":\"bare\",\"cmdline\":\"a=1\",\"run\":\"0x"));
     /* The end record repeats the begin record's run id. */
