@@ -124,6 +124,12 @@ static const char *div64_prep(struct bench_ctx *ctx)
 
 BENCH64_SETUP("lat64/div", "dependent chain of `divq %rcx` (RDX:RAX = 0:2^64-1, RCX = 1)",
               "movq $-1, %rax \n movq %rax, %rbx", "divq %rcx", .prepare = div64_prep, .insns = 1);
+/* DIV r64 with the smallest operands: RDX:RAX = 0:1 / RCX = 1 (the harness's
+ * RAX = 1), the quotient 1 again each time: uarch-bench's "basic/64-bit div"
+ * (travisdowns/uarch-bench, x86-methods.asm div_64_64: 1/1 = 1). Beside
+ * lat64/div it shows how much of the latency the dividend's width costs. */
+BENCH64("lat64/div/one", "dependent chain of `divq %rcx` (RDX:RAX = 0:1, RCX = 1: 1/1 = 1)",
+        "divq %rcx", .prepare = div64_prep, .insns = 1);
 BENCH64_SETUP("lat64/div/tput", "`xorl %edx, %edx; movq %rbx, %rax; divq %rcx` (RBX = 2^64-1)",
               "movq $-1, %rax \n movq %rax, %rbx", "xorl %edx, %edx \n movq %rbx, %rax \n divq %rcx",
               .prepare = div64_prep, .insns = 3);

@@ -21,51 +21,18 @@
  * docs/references.md). */
 #include "bench.h"
 
-#define CHASE_LINE 64u
+#define CHASE_LINE BENCH_CHASE_LINE
 
-
-/* xorshift32 (Marsaglia 2003): small, deterministic, good enough to hide
- * the order from prefetchers. */
-static uint32_t chase_rng;
-
-static uint32_t chase_next(void)
-{
-    uint32_t x = chase_rng;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return chase_rng = x;
-}
-
-static uint32_t *chase_slot(uintptr_t base, uint32_t line)
-{
-    return (uint32_t *)(base + (uintptr_t)line * CHASE_LINE);
-}
-
+/* The chain itself is the harness's (bench_chase_build, shared with the
+ * 64-bit bench/mem64_chase.c): 4-byte pointers here. */
 static const char *chase_prepare(struct bench_ctx *ctx, uint32_t bytes)
 {
-    if (!ctx->big || ctx->big_size < (uint64_t)bytes + CHASE_LINE) {
-        return bench_why("needs %u KiB of large memory for the chain, have %u KiB", (unsigned)(bytes >> 10),
-                         (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
-    }
-    uintptr_t base = ((uintptr_t)ctx->big + CHASE_LINE - 1) & ~(uintptr_t)(CHASE_LINE - 1);
-    uint32_t lines = bytes / CHASE_LINE;
-    /* The slots first hold line numbers: a Sattolo shuffle of 0..n-1 yields
-     * a permutation that is one cycle through all n lines. Then each slot
-     * becomes the address of its successor. */
-    for (uint32_t k = 0; k < lines; k++)
-        *chase_slot(base, k) = k;
-    chase_rng = 0x9e3779b9u;
-    for (uint32_t i = lines - 1; i > 0; i--) {
-        uint32_t j = chase_next() % i;
-        uint32_t t = *chase_slot(base, i);
-        *chase_slot(base, i) = *chase_slot(base, j);
-        *chase_slot(base, j) = t;
-    }
-    for (uint32_t k = 0; k < lines; k++)
-        *chase_slot(base, k) = (uint32_t)(uintptr_t)chase_slot(base, *chase_slot(base, k));
-    ctx->esi = (uint32_t)base;
-    ctx->edi = (uint32_t)base;
+    uintptr_t start;
+    const char *why = bench_chase_build(ctx->big, ctx->big_size, bytes, 4, &start);
+    if (why)
+        return why;
+    ctx->esi = (uint32_t)start;
+    ctx->edi = (uint32_t)start;
     ctx->working_set = bytes;
     return NULL;
 }

@@ -62,6 +62,7 @@ struct bench_expect {
 /* Registers the body starts with, and the scratch data (see above). */
 struct bench_ctx {
     uint32_t eax, ebx, ecx, edx, esi, edi;
+    uint32_t rsi_hi;       /* 64-bit bodies: bits 63:32 of RSI (a chain above 4 GiB); 0 elsewhere */
     uint8_t *scratch;
     uint32_t scratch_size;
     uint8_t *big;          /* large memory for mem/ benchmarks (NULL when none) */

@@ -77,3 +77,52 @@ uint64_t bench_llc_bytes(unsigned *level)
     }
     return best;
 }
+
+/* xorshift32 (Marsaglia, "Xorshift RNGs", J. Stat. Software 8(14), 2003):
+ * small, deterministic, good enough to hide the order from prefetchers. */
+static uint32_t chase_next(uint32_t *state)
+{
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
+static uint32_t *chase_slot(uintptr_t base, uint32_t line)
+{
+    return (uint32_t *)(base + (uintptr_t)line * BENCH_CHASE_LINE);
+}
+
+const char *bench_chase_build(uint8_t *big, uint64_t big_size, uint64_t bytes, unsigned ptr_bytes,
+                              uintptr_t *start)
+{
+    if (!big || big_size < bytes + BENCH_CHASE_LINE)
+        return bench_why("needs %u KiB of large memory for the chain, have %u KiB", (unsigned)(bytes >> 10),
+                         (unsigned)((big ? big_size : 0) >> 10));
+    if ((ptr_bytes != 4 && ptr_bytes != 8) || bytes / BENCH_CHASE_LINE > 0xFFFFFFFFu)
+        return bench_why("chain of %u-byte pointers over %u MiB not supported", ptr_bytes,
+                         (unsigned)(bytes >> 20));
+    uintptr_t base = ((uintptr_t)big + BENCH_CHASE_LINE - 1) & ~(uintptr_t)(BENCH_CHASE_LINE - 1);
+    uint32_t lines = (uint32_t)(bytes / BENCH_CHASE_LINE), rng = 0x9e3779b9u;
+    /* The slots first hold line numbers (32 bits, either width): a Sattolo
+     * shuffle of 0..n-1 yields a permutation that is one cycle through all n
+     * lines. Then each slot becomes the address of its successor. */
+    for (uint32_t k = 0; k < lines; k++)
+        *chase_slot(base, k) = k;
+    for (uint32_t i = lines - 1; i > 0; i--) {
+        uint32_t j = chase_next(&rng) % i;
+        uint32_t t = *chase_slot(base, i);
+        *chase_slot(base, i) = *chase_slot(base, j);
+        *chase_slot(base, j) = t;
+    }
+    for (uint32_t k = 0; k < lines; k++) {
+        uintptr_t next = (uintptr_t)chase_slot(base, *chase_slot(base, k));
+        if (ptr_bytes == 8)
+            *(uint64_t *)chase_slot(base, k) = (uint64_t)next;
+        else
+            *chase_slot(base, k) = (uint32_t)next;
+    }
+    *start = base;
+    return NULL;
+}

@@ -30,4 +30,15 @@ const char *bench_rdpmc_expected(void);
  * in bytes; 0 when none is described. *level gets its level. */
 uint64_t bench_llc_bytes(unsigned *level);
 
+/* The pointer chase of mem/chase and mem64/chase: in the large memory (big,
+ * big_size), one pointer of ptr_bytes (4: a 32-bit chain, `movl (%esi),
+ * %esi`; 8: a 64-bit one, `movq (%rsi), %rsi`, valid anywhere in the address
+ * space) at the start of each 64-byte line of `bytes`, each pointing at the
+ * next line of one random cycle through all of them (a Sattolo shuffle with
+ * a fixed-seed xorshift32: every run walks the same chain, the prefetchers
+ * cannot guess it). NULL with *start = the first line, or why not. */
+#define BENCH_CHASE_LINE 64u
+const char *bench_chase_build(uint8_t *big, uint64_t big_size, uint64_t bytes, unsigned ptr_bytes,
+                              uintptr_t *start);
+
 #endif

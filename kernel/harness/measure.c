@@ -130,8 +130,11 @@ static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size
     ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
     call_fn(b);
     (void)esp_check();
-    if (b->carry) /* the next run goes on where this one stopped (a long pointer chain) */
+    if (b->carry) { /* the next run goes on where this one stopped (a long pointer chain) */
         ck_timing.regs[4] = ck_timing.carry_esi;
+        if (b->mode == 64) /* all of RSI: the chain may lie above 4 GiB */
+            ck_timing.rsi_hi = ck_timing.carry_rsi_hi;
+    }
     return timer_elapsed(ck_timing.t0, ck_timing.t1);
 }
 
@@ -143,6 +146,7 @@ static void load_registers(const struct bench_ctx *ctx)
     ck_timing.regs[3] = ctx->edx;
     ck_timing.regs[4] = ctx->esi;
     ck_timing.regs[5] = ctx->edi;
+    ck_timing.rsi_hi = ctx->rsi_hi;
 }
 
 static int64_t per_iter(uint64_t x100, uint64_t iters) { return (int64_t)stats_div_round(x100, iters); }

@@ -123,7 +123,8 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
 
 void result_memory(struct result *r, const struct bench_ctx *ctx, uint64_t page, const char *page_why)
 {
-    r->memory = kstrncmp(r->b->name, "mem/", 4) == 0;
+    /* mem/ and its 64-bit twin mem64/ (bench/mem64_chase.c) */
+    r->memory = kstrncmp(r->b->name, "mem/", 4) == 0 || kstrncmp(r->b->name, "mem64/", 6) == 0;
     r->working_set = ctx->working_set;
     r->llc = ctx->llc;
     r->page_size = page;

@@ -37,6 +37,7 @@
 #define TP_T0        32  /* the first counter read */
 #define TP_T1        40  /* the second counter read */
 #define TP_CARRY_ESI 48  /* ESI after the last run (bench .carry) */
+#define TP_RSI_HI    52  /* 64-bit bodies: bits 63:32 of RSI at entry (a chain above 4 GiB) */
 #define TP_SAVED_ESP 56  /* the caller's ESP while the body runs on its own stack */
 #define TP_STACK_TOP 60  /* the top of the benchmark stack: ESP at body entry */
 #define TP_END_ESP   64  /* ESP after the second read: must equal TP_STACK_TOP */
@@ -44,6 +45,7 @@
 #define TP_ENTRY     72  /* where the unrolled copies are entered (8 bytes: 32-bit code
                               jumps through its low half, 64-bit code through all of it) */
 #define TP_SAVED_RSP 80  /* the caller's RSP while a 64-bit body runs (bench_asm64.h) */
+#define TP_CARRY_RSI_HI 88 /* bits 63:32 of RSI after the last 64-bit run (bench .carry) */
 
 #ifndef __ASSEMBLER__
 struct timing_page {
@@ -52,10 +54,11 @@ struct timing_page {
     uint32_t read_mode;
     uint64_t t0, t1;
     uint32_t carry_esi;
-    uint32_t pad;
+    uint32_t rsi_hi;
     uint32_t saved_esp, stack_top, end_esp, probe_ebp;
     uint64_t entry;      /* the same 8 bytes for 32-bit and 64-bit code */
     uint64_t saved_rsp;
+    uint32_t carry_rsi_hi;
 } __attribute__((aligned(4096)));
 
 extern struct timing_page ck_timing;

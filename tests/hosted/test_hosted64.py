@@ -22,7 +22,8 @@ import cyclekit_log  # noqa: E402
 import test_hosted  # noqa: E402  (the 32-bit runner's launcher and cache)
 
 RUNNER64 = os.path.join(ROOT, "build", "cyclekit-hosted64")
-PREFIXES = ("lat64/", "simd64/")
+PREFIXES = ("lat64/", "simd64/", "mem64/")
+ALL64 = "bench=lat64/*,simd64/*,mem64/*"
 SKIP_64 = "64-bit body: "
 # The reasons bench_unmet gives for a CPU or OS that lacks something.
 UNMET = ("needs ", "AVX needs", "AVX-512 needs")
@@ -61,7 +62,7 @@ def test_lists_only_64bit_benchmarks():
 
 def test_every_64bit_benchmark_gives_a_result_or_a_reason():
     names = declared64(run64("list"))
-    log = run64("bench=lat64/*,simd64/*", "samples=11")
+    log = run64(ALL64, "samples=11")
     test_hosted.assert_complete(log)
     assert log.one("platform")["machine"] == "x86_64"
     results = {r["name"]: r for r in log.of_type("result")}
@@ -108,7 +109,7 @@ def test_selftest_catches_every_ring3_fault_in_long_mode():
 
 
 def test_32bit_runner_skips_every_64bit_body_with_its_reason():
-    log = test_hosted.run("bench=lat64/*,simd64/*", "samples=5")
+    log = test_hosted.run(ALL64, "samples=5")
     test_hosted.assert_complete(log)
     skips = {s["name"]: s["reason"] for s in log.of_type("skip")}
     assert skips, "the 32-bit runner declares no 64-bit benchmark"
@@ -118,3 +119,51 @@ def test_32bit_runner_skips_every_64bit_body_with_its_reason():
     for name, reason in skips.items():
         assert reason == SKIP_64 + "the 32-bit hosted runner runs no 64-bit code (build/cyclekit-hosted64 does)", \
             (name, reason)
+
+
+MEM64 = "mem64/chase/"
+
+
+def chase_sizes(names):
+    """The fixed sizes in bytes, from the names (16K, 1M, ...)."""
+    out = {}
+    for name in names:
+        label = name[len(MEM64):]
+        if label[-1] in "KM" and label[:-1].isdigit():
+            out[name] = int(label[:-1]) << (10 if label[-1] == "K" else 20)
+    return out
+
+
+def test_mem64_chase_structure():
+    """Every 64-bit chase runs natively on the mmap'd memory (above 4 GiB in
+    an x86_64 process: 8-byte pointers), says its working set, the LLC it was
+    sized from (4xLLC) and the page size Linux gave (2 MiB where transparent
+    huge pages took the MADV_HUGEPAGE advice, else 4 KiB, or null with why)."""
+    names = [n for n in declared64(run64("list")) if n.startswith(MEM64)]
+    assert names[-1] == MEM64 + "4xLLC" and len(names) == 11, names
+    log = run64("bench=mem64/*", "samples=11")
+    test_hosted.assert_complete(log)
+    assert not log.of_type("fault") and not log.of_type("skip"), (log.of_type("fault"), log.of_type("skip"))
+    results = {r["name"]: r for r in log.of_type("result")}
+    assert list(results) == names
+    for name, size in chase_sizes(names).items():
+        assert results[name]["working_set"] == size, results[name]
+    for r in results.values():
+        assert r["ticks"] > 0, r
+        if r["page_size"] is None:
+            assert r["page_size_reason"].startswith("mixed: "), r
+        else:
+            assert r["page_size"] in (4096, 2 << 20), r
+    llc = results[MEM64 + "4xLLC"]
+    big = log.one("platform")["big_memory_mib"] << 20
+    want = 4 * llc["llc"] if llc["llc"] else 256 << 20
+    assert llc["working_set"] == min(want, big - 64) // 64 * 64, (llc, big)
+
+
+def test_mem64_chase_without_memory_is_skipped_with_the_reason():
+    log = run64("bench=mem64/chase/16K,mem64/chase/4xLLC", "hostmem=0", "samples=3")
+    test_hosted.assert_complete(log)
+    skips = {s["name"]: s["reason"] for s in log.of_type("skip")}
+    assert skips[MEM64 + "16K"] == "needs 16 KiB of large memory for the chain, have 0 KiB"
+    assert skips[MEM64 + "4xLLC"].startswith("needs large memory for the chain (4 x LLC = "), skips
+    assert skips[MEM64 + "4xLLC"].endswith(" KiB), have 0 KiB"), skips

@@ -17,9 +17,11 @@
  *    metal, a direct call in the 64-bit hosted runner): RBX, RBP, R12-R15 are
  *    saved on the caller's stack, the caller's RSP (64 bits: the hosted
  *    runner's stack lies above 4 GiB) in ck_saved_rsp.
- *  - At entry the body sees RAX, RBX, RCX, RDX, RSI, RDI loaded from ck_regs
+ *  - At entry the body sees RAX, RBX, RCX, RDX, RDI loaded from ck_regs
  *    (32-bit values, zero-extended: MOV r32 clears bits 63:32, SDM Vol. 1
- *    §3.4.1.1) and R8-R15 = 0. The benchmark stack, the scratch data and the
+ *    §3.4.1.1), RSI = ck_rsi_hi:ck_regs[4] (64 bits: a pointer chain in
+ *    memory above 4 GiB, bench/mem64_chase.c; the epilogue hands its high
+ *    half back in ck_carry_rsi_hi) and R8-R15 = 0. The benchmark stack, the scratch data and the
  *    timing page lie below 4 GiB on both platforms (static, non-PIE), so
  *    ck_stack_top, ck_end_esp and ck_carry_esi keep their 32-bit fields.
  *
@@ -102,11 +104,16 @@ __asm__(
     "  " CK64_A32 "movl ck_stack_top" CK64_RIP ", %esp\n"
     "  ck64_read_into ck_t0, 0\n"
     "  " CK64_A32 "movl ck_loops" CK64_RIP ", %ebp\n"
+    /* RSI in full: ck_rsi_hi:ck_regs[4] (a pointer chain may lie above
+     * 4 GiB: the hosted64 runner's mmap'd memory, all of RAM in long mode). */
+    "  " CK64_A32 "movl ck_rsi_hi" CK64_RIP ", %esi\n"
+    "  shlq $32, %rsi\n"
+    "  " CK64_A32 "movl ck_regs+16" CK64_RIP ", %eax\n"
+    "  orq %rax, %rsi\n"
     "  " CK64_A32 "movl ck_regs" CK64_RIP ", %eax\n"
     "  " CK64_A32 "movl ck_regs+4" CK64_RIP ", %ebx\n"
     "  " CK64_A32 "movl ck_regs+8" CK64_RIP ", %ecx\n"
     "  " CK64_A32 "movl ck_regs+12" CK64_RIP ", %edx\n"
-    "  " CK64_A32 "movl ck_regs+16" CK64_RIP ", %esi\n"
     "  " CK64_A32 "movl ck_regs+20" CK64_RIP ", %edi\n"
     "  xorl %r8d, %r8d\n"
     "  xorl %r9d, %r9d\n"
@@ -134,6 +141,8 @@ __asm__(
     ".macro ck64_epilogue\n"
     "  ck64_read_into ck_t1, 1\n"
     "  " CK64_A32 "movl %esi, ck_carry_esi" CK64_RIP "\n"
+    "  shrq $32, %rsi\n"
+    "  " CK64_A32 "movl %esi, ck_carry_rsi_hi" CK64_RIP "\n"
     "  " CK64_A32 "movl %esp, ck_end_esp" CK64_RIP "\n"
     "  ck64_return\n"
     ".endm\n"

@@ -25,11 +25,14 @@ ck_probe64:
     movq %rsp, ck_saved_rsp(%rip)
     movl ck_stack_top(%rip), %esp
     pushq %rdi                  /* RET below enters the copy with RSP = ck_stack_top */
+    movl ck_rsi_hi(%rip), %esi  /* RSI in full, as bench_asm64.h loads it */
+    shlq $32, %rsi
+    movl ck_regs+16(%rip), %eax
+    orq %rax, %rsi
     movl ck_regs(%rip), %eax
     movl ck_regs+4(%rip), %ebx
     movl ck_regs+8(%rip), %ecx
     movl ck_regs+12(%rip), %edx
-    movl ck_regs+16(%rip), %esi
     movl ck_regs+20(%rip), %edi
     xorl %r8d, %r8d
     xorl %r9d, %r9d
