@@ -43,7 +43,11 @@ def postgres():
         shutil.chown(top, "nobody")
         as_user = ["runuser", "-u", "nobody", "--"]
     data = os.path.join(top, "data")
-    run = lambda *cmd: subprocess.run(as_user + list(cmd), check=True, capture_output=True, text=True, cwd=top)
+    def run(*cmd):
+        p = subprocess.run(as_user + list(cmd), capture_output=True, text=True, cwd=top)
+        if p.returncode != 0:   # the server's own words, not just an exit status
+            raise AssertionError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.strip() or p.stdout.strip()}")
+        return p
     run(f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "ck", "-E", "UTF8", "--no-sync")
     run(f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(top, "server.log"), "-w", "-t", "60",
         "-o", f"-k {top} -c listen_addresses='' -F", "start")
