@@ -42,6 +42,12 @@ def postgres():
     if os.getuid() == 0:
         shutil.chown(top, "nobody")
         as_user = ["runuser", "-u", "nobody", "--"]
+    if as_user:     # can the unprivileged user run the server's programs at all?
+        probe = subprocess.run(as_user + [f"{bindir}/initdb", "--version"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            shutil.rmtree(top, ignore_errors=True)
+            pytest.skip("PostgreSQL refuses to run as root and `nobody` cannot run it here: "
+                        f"{probe.stderr.strip()} (e.g. a chroot whose / others may not search)")
     data = os.path.join(top, "data")
     def run(*cmd):
         p = subprocess.run(as_user + list(cmd), capture_output=True, text=True, cwd=top)
