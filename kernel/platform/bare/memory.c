@@ -18,9 +18,8 @@ void bare_big_memory_reserve_top(uint64_t from)
     tables_at = from;
 }
 
-void bare_big_memory(uint8_t **base, uint64_t *size)
+void bare_largest_usable(uint64_t ceiling, uint64_t *base, uint64_t *len)
 {
-    /* The largest usable range above the kernel image, below 4 GiB. */
     extern char __kernel_end[];
     uint64_t floor = ((uint64_t)(uintptr_t)__kernel_end + 0xfffff) & ~0xfffffull;
     uint64_t best_base = 0, best_len = 0;
@@ -30,8 +29,8 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
             continue;
         uint64_t lo = r->base < floor ? floor : r->base;
         uint64_t hi = r->base + r->length;
-        if (hi > 0x100000000ull)
-            hi = 0x100000000ull;
+        if (hi > ceiling)
+            hi = ceiling;
         if (tables_at && lo < tables_at && hi > tables_at)
             hi = tables_at;
         if (hi > lo && hi - lo > best_len) {
@@ -39,8 +38,15 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
             best_len = hi - lo;
         }
     }
-    *base = (uint8_t *)(uintptr_t)best_base;
-    *size = best_len;
+    *base = best_base;
+    *len = best_len;
+}
+
+void bare_big_memory(uint8_t **base, uint64_t *size)
+{
+    uint64_t at;
+    bare_largest_usable(0x100000000ull, &at, size); /* the 32-bit core's reach */
+    *base = (uint8_t *)(uintptr_t)at;
 }
 
 /* Loaded benchmark code (kernel/load/loaded.c): paging is off, so any

@@ -130,24 +130,8 @@ bool long_largest_region(uint64_t *base, uint64_t *size, uint64_t *page)
 {
     if (!long_mode.on)
         return false;
-    extern char __kernel_end[];
-    uint64_t floor = ((uint64_t)(uintptr_t)__kernel_end + 0xfffff) & ~0xfffffull;
-    uint64_t best_base = 0, best_len = 0;
-    for (unsigned i = 0; i < boot_info.nmmap; i++) {
-        const struct platform_mem_range *r = &boot_info.mmap[i];
-        if (r->type != MEM_USABLE)
-            continue;
-        uint64_t lo = r->base < floor ? floor : r->base;
-        uint64_t hi = r->base + r->length;
-        if (hi > long_mode.mapped_top)
-            hi = long_mode.mapped_top;
-        if (long_mode.tables_at && lo < long_mode.tables_at && hi > long_mode.tables_at)
-            hi = long_mode.tables_at; /* pages=4k keeps its tables there */
-        if (hi > lo && hi - lo > best_len) {
-            best_base = lo;
-            best_len = hi - lo;
-        }
-    }
+    uint64_t best_base, best_len;
+    bare_largest_usable(long_mode.mapped_top, &best_base, &best_len);
     *base = best_base;
     *size = best_len;
     if (long_mode.tables_at && best_base < long_mode.tables_at)
