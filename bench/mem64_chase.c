@@ -27,26 +27,14 @@ static const char *chase64_prepare(struct bench_ctx *ctx, uint64_t bytes)
     return NULL;
 }
 
-/* mem64/chase/4xLLC: four times the last-level cache CPUID describes (DRAM
- * on every part), or the largest chain that fits in the large memory (the
- * record's working_set against llc says which); without a described cache,
- * the largest that fits, at most 256 MiB. Unlike mem/chase/4xLLC no 4 GiB
- * ceiling: the pointers are 64-bit. */
-#define CHASE64_UNKNOWN_LLC_MAX (256ull << 20)
-
+/* mem64/chase/4xLLC: four times the last-level cache, or all that fits
+ * (bench_chase_llc_size); unlike mem/chase/4xLLC no 4 GiB ceiling: the
+ * pointers are 64-bit. */
 static const char *chase64_llc(struct bench_ctx *ctx)
 {
-    unsigned level;
-    uint64_t llc = bench_llc_bytes(&level);
-    uint64_t want = llc ? 4 * llc : CHASE64_UNKNOWN_LLC_MAX;
-    uint64_t fits = ctx->big && ctx->big_size > 2 * BENCH_CHASE_LINE ? ctx->big_size - BENCH_CHASE_LINE : 0;
-    uint64_t bytes = (want < fits ? want : fits) & ~(uint64_t)(BENCH_CHASE_LINE - 1);
-    if (bytes < 1024)
-        return bench_why("needs large memory for the chain (4 x LLC = %u KiB), have %u KiB",
-                         (unsigned)(want >> 10), (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
-    const char *why = chase64_prepare(ctx, bytes);
-    ctx->llc = llc;
-    return why;
+    uint64_t bytes;
+    const char *why = bench_chase_llc_size(ctx, UINT64_MAX, &bytes);
+    return why ? why : chase64_prepare(ctx, bytes);
 }
 
 #define CHASE64(label, bytes)                                                                          \

@@ -37,28 +37,13 @@ static const char *chase_prepare(struct bench_ctx *ctx, uint32_t bytes)
     return NULL;
 }
 
-/* mem/chase/4xLLC: four times the last-level cache CPUID describes, so the
- * curve always ends in DRAM whatever the part (a 64 MiB chain stays partly
- * cached in a 320 MB L3); where the large memory is smaller, the largest
- * chain that fits (the record's working_set against llc says so). Without
- * a described cache: the largest that fits, at most 256 MiB. */
-#define CHASE_UNKNOWN_LLC_MAX (256u << 20)
-
+/* mem/chase/4xLLC: four times the last-level cache, or all that fits
+ * (bench_chase_llc_size); the chain's pointers are 32-bit. */
 static const char *chase_llc(struct bench_ctx *ctx)
 {
-    unsigned level;
-    uint64_t llc = bench_llc_bytes(&level);
-    uint64_t want = llc ? 4 * llc : CHASE_UNKNOWN_LLC_MAX;
-    uint64_t fits = ctx->big && ctx->big_size > 2 * CHASE_LINE ? ctx->big_size - CHASE_LINE : 0;
-    if (fits > 0xFFFFFFC0u)
-        fits = 0xFFFFFFC0u; /* the chain's pointers are 32-bit */
-    uint64_t bytes = (want < fits ? want : fits) & ~(uint64_t)(CHASE_LINE - 1);
-    if (bytes < 1024)
-        return bench_why("needs large memory for the chain (4 x LLC = %u KiB), have %u KiB",
-                         (unsigned)(want >> 10), (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
-    const char *why = chase_prepare(ctx, (uint32_t)bytes);
-    ctx->llc = llc;
-    return why;
+    uint64_t bytes;
+    const char *why = bench_chase_llc_size(ctx, 0xFFFFFFC0u, &bytes);
+    return why ? why : chase_prepare(ctx, (uint32_t)bytes);
 }
 
 #define CHASE(label, bytes, ...)                                                                   \

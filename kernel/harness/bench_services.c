@@ -126,3 +126,21 @@ const char *bench_chase_build(uint8_t *big, uint64_t big_size, uint64_t bytes, u
     *start = base;
     return NULL;
 }
+
+#define CHASE_UNKNOWN_LLC_MAX (256ull << 20)
+
+const char *bench_chase_llc_size(struct bench_ctx *ctx, uint64_t max_bytes, uint64_t *bytes)
+{
+    unsigned level;
+    uint64_t llc = bench_llc_bytes(&level);
+    uint64_t want = llc ? 4 * llc : CHASE_UNKNOWN_LLC_MAX;
+    uint64_t fits = ctx->big && ctx->big_size > 2 * BENCH_CHASE_LINE ? ctx->big_size - BENCH_CHASE_LINE : 0;
+    if (fits > max_bytes)
+        fits = max_bytes;
+    *bytes = (want < fits ? want : fits) & ~(uint64_t)(BENCH_CHASE_LINE - 1);
+    if (*bytes < 1024)
+        return bench_why("needs large memory for the chain (4 x LLC = %u KiB), have %u KiB",
+                         (unsigned)(want >> 10), (unsigned)((ctx->big ? ctx->big_size : 0) >> 10));
+    ctx->llc = llc;
+    return NULL;
+}

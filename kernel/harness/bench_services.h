@@ -41,4 +41,14 @@ uint64_t bench_llc_bytes(unsigned *level);
 const char *bench_chase_build(uint8_t *big, uint64_t big_size, uint64_t bytes, unsigned ptr_bytes,
                               uintptr_t *start);
 
+/* The size of the 4xLLC chase (mem/chase/4xLLC, mem64/chase/4xLLC): four
+ * times the last-level cache CPUID describes, so the curve always ends in
+ * DRAM (a 64 MiB chain stays partly cached in a 320 MB L3), or the largest
+ * chain that fits in ctx's large memory and below max_bytes (what the
+ * pointers can reach); without a described cache, the largest that fits,
+ * at most 256 MiB. Sets ctx->llc (the record's working_set against llc says
+ * which limit applied). NULL with *bytes, or why there is no room. */
+struct bench_ctx;
+const char *bench_chase_llc_size(struct bench_ctx *ctx, uint64_t max_bytes, uint64_t *bytes);
+
 #endif
