@@ -74,6 +74,9 @@ int options_parse(const char *cmdline);
 
 /* Reports the problems found by options_parse as notes, then forgets them. */
 void options_report_problems(void);
+/* Forgets them unreported: they were reported once already (a serve
+ * request re-parses the boot line before its own options). */
+void options_forget_problems(void);
 
 /* Every registered option, for the help table (report/write_options.c). */
 const struct option *options_begin(void);

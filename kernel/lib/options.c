@@ -237,6 +237,11 @@ void options_report_problems(void)
         log_note("warn", "cmdline", "%s", problems[i]);
     if (nproblems_total > nproblems)
         log_note("warn", "cmdline", "%d more problems not shown", nproblems_total - nproblems);
+    options_forget_problems();
+}
+
+void options_forget_problems(void)
+{
     nproblems = nproblems_total = 0;
 }
 

@@ -46,7 +46,8 @@ static void request_identify(const struct platform *p)
 }
 
 /* run GLOB [OPTION...]: the boot's options, then the request's, for this
- * request only (the next one starts from the boot's again). */
+ * request only (the next one starts from the boot's again). The boot
+ * line's problems were noted at boot: only the request's are noted here. */
 static void request_run(const struct platform *p, const char *args)
 {
     static char words[SERVE_LINE_MAX + 8];
@@ -59,6 +60,7 @@ static void request_run(const struct platform *p, const char *args)
     }
     options_reset();
     options_parse(p->cmdline);
+    options_forget_problems();
     ksnprintf(words, sizeof words, "bench=%s %s", glob, rest);
     options_parse(words);
     options_report_problems();

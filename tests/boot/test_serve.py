@@ -31,6 +31,8 @@ import cyclekit_wire  # noqa: E402
 
 WATCHDOG_MS = 200
 SAMPLES = "samples=21"
+# A bad word on the boot line: noted once at boot, never again per request.
+BAD_BOOT_OPTION = "nosuchoption=1"
 # Each snippet: (name, init, body, instructions per copy).
 SNIPPETS = [
     ("snip/add2", "", "addl %ebx, %eax\naddl %edx, %ecx", 2),
@@ -102,7 +104,7 @@ def session(request):
     timeout = SLACK * (BOOT_S["bios"] + ICOUNT_S) + 300
     qemu = subprocess.Popen([sys.executable, RUNNER, "--iso", ISO, "--icount", "0", "--quiet",
                              "--qemu", request.param, "--serial-socket", str(port), "--timeout", str(timeout),
-                             "--cmdline", f"serve watchdog={WATCHDOG_MS}"],
+                             "--cmdline", f"serve watchdog={WATCHDOG_MS} {BAD_BOOT_OPTION}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     s = None
     try:
@@ -200,6 +202,13 @@ def test_loaded_benchmarks_are_listed_with_the_built_in_ones(session):
     loaded = [b["name"] for b in session["list"] if b["loaded"]]
     assert loaded == ["snip/add2", "snip/lea", "snip/inc3", "snip/ud2", "snip/hang"]
     assert any(not b["loaded"] for b in session["list"])
+
+
+def test_boot_line_problems_are_noted_once_not_per_request(session):
+    texts = [n["text"] for n in session["log"].notes(level="warn", topic="cmdline")]
+    assert [t for t in texts if "nosuchoption" in t] == [
+        "unknown option 'nosuchoption' ignored (boot with 'help' for the list)"], texts
+    assert len(session["runs"]) >= 3  # several run requests re-parsed the boot line
 
 
 def test_end_gives_the_kernels_status(session):
