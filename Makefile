@@ -30,7 +30,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/platform/bare kernel/platform/bare/console kernel/platform/bare/traps kernel/platform/bare/long \
-                 kernel/platform/bare/firmware kernel/platform/bare/smp
+                 kernel/platform/bare/firmware kernel/platform/bare/smp kernel/platform/bare/time
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/smp kernel/pmu kernel/stats kernel/clock \
                  kernel/harness kernel/harness/long64 kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))

@@ -109,6 +109,10 @@ struct platform {
     const struct provoked_fault *faults; /* ends with an entry whose name is NULL */
     void (*msr_selftest)(struct selftest_check *check);
     struct timer_platform timer;  /* calibration and the PIT fallback */
+    /* A coarse clock in whole seconds of the day (the bare CMOS RTC), for
+     * the run's elapsed time where there is no TSC (a 486): false when
+     * there is none. May be NULL. */
+    bool (*wall_seconds)(uint32_t *seconds);
     /* Memory for the mem/ benchmarks beyond the 64 KiB scratch (may be NULL). */
     void (*big_memory)(uint8_t **base, uint64_t *size);
     /* The page size the memory at addr (len bytes: the large memory, the

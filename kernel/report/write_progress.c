@@ -25,6 +25,10 @@ void write_progress(const struct run_progress *p)
         rec_u64("eta_ms", p->eta_ms);
     else
         rec_null("eta_ms");
+    if (p->elapsed_by)
+        rec_str("elapsed_by", p->elapsed_by);
+    else
+        rec_null("elapsed_by");
     rec_close();
     screen_progress(p->i, p->n, p->name, p->have_elapsed, p->elapsed_ms, p->have_eta, p->eta_ms);
 }

@@ -1,7 +1,8 @@
 /* The run's clock is the TSC at the calibrated rate (the timer record's
  * hz), read between benchmarks, never inside a measurement. Without a TSC
- * (a 486) or a rate there is no clock: elapsed_ms and eta_ms are null and
- * the screen says "?". The estimate of the time left is the mean time of
+ * (a 486) or a rate it is the platform's clock of whole seconds (the CMOS
+ * RTC), and elapsed_by says which; with neither there is no clock:
+ * elapsed_ms and eta_ms are null and the screen says "?". The estimate of the time left is the mean time of
  * the benchmarks so far times the number left: benchmarks differ, so it is
  * rough, and it says so ("~" on screen). */
 #include "cpu/cpu.h"
@@ -10,10 +11,12 @@
 #include "progress.h"
 #include "report/write.h"
 
+enum { CLOCK_NONE, CLOCK_TSC, CLOCK_RTC };
+
 static struct {
     const struct platform *p;
     unsigned i, n;
-    bool clock;
+    int clock;
     uint64_t start;
 } run;
 
@@ -32,16 +35,36 @@ void progress_start(const struct platform *p, unsigned n)
     run.p = p;
     run.i = 0;
     run.n = n;
-    run.clock = read_tsc(&run.start);
+    uint32_t s;
+    run.clock = CLOCK_NONE;
+    if (read_tsc(&run.start))
+        run.clock = CLOCK_TSC;
+    else if (p->wall_seconds && p->wall_seconds(&s))
+        run.clock = CLOCK_RTC, run.start = s;
 }
+
+#define DAY_S 86400u
 
 static bool elapsed_ms(uint64_t *ms)
 {
     uint64_t now;
-    if (!run.clock || !read_tsc(&now) || now < run.start)
-        return false;
-    *ms = u64_divmod(now - run.start, u64_divmod(timer.hz, 1000, NULL), NULL);
-    return true;
+    uint32_t s;
+    if (run.clock == CLOCK_TSC && read_tsc(&now) && now >= run.start) {
+        *ms = u64_divmod(now - run.start, u64_divmod(timer.hz, 1000, NULL), NULL);
+        return true;
+    }
+    if (run.clock == CLOCK_RTC && run.p->wall_seconds(&s)) {
+        /* Seconds of the day: a run past midnight wraps once (a day-long
+         * run of this suite is not a case). */
+        *ms = (uint64_t)((s + DAY_S - (uint32_t)run.start) % DAY_S) * 1000u;
+        return true;
+    }
+    return false;
+}
+
+static const char *elapsed_by(void)
+{
+    return run.clock == CLOCK_TSC ? "tsc" : run.clock == CLOCK_RTC ? "rtc" : NULL;
 }
 
 void progress_end(void)
@@ -53,7 +76,7 @@ void progress_end(void)
 
 void progress_next(const char *name)
 {
-    struct run_progress pr = { .i = ++run.i, .n = run.n, .name = name };
+    struct run_progress pr = { .i = ++run.i, .n = run.n, .name = name, .elapsed_by = elapsed_by() };
     if (elapsed_ms(&pr.elapsed_ms)) {
         pr.have_elapsed = true;
         if (pr.i > 1) {

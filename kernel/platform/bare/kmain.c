@@ -16,12 +16,13 @@
 #include "machine.h"
 #include "multiboot2.h"
 #include "lib/option.h"
-#include "pit.h"
+#include "platform/bare/time/pit.h"
 #include "platform/platform.h"
 #include "platform/bare/bare.h"
 #include "platform/bare/traps/selftest.h"
 #include "platform/bare/long/long_mode.h"
 #include "platform/bare/long/long_selftest.h"
+#include "platform/bare/time/rtc.h"
 #include "report/log.h"
 #include "platform/bare/traps/watchdog.h"
 
@@ -105,6 +106,7 @@ static struct platform bare = {
     .smp_start = bare_smp_start,
     .smp_call = bare_smp_call,
     .smp_wait = bare_smp_wait,
+    .wall_seconds = bare_rtc_seconds,
 };
 
 void kmain(uint32_t magic, const void *info)

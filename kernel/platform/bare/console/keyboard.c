@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "platform/bare/fwcfg.h"
 #include "platform/bare/io.h"
-#include "platform/bare/pit.h"
+#include "platform/bare/time/pit.h"
 #include "lib/option.h"
 #include "report/screen/screen.h"
 #include "keyboard.h"

@@ -3,7 +3,7 @@
  * CPUs without one. */
 #include <stdint.h>
 #include "cpu/cpu_native.h"
-#include "io.h"
+#include "platform/bare/io.h"
 #include "pit.h"
 #include "harness/timer.h"
 
