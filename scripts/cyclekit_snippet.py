@@ -9,6 +9,11 @@ where asked:
   cyclekit snippet --asm "imul eax, ebx" --hosted                   the Linux runner
   cyclekit snippet --asm "imul eax, ebx" --serial /dev/ttyUSB0      a machine in `serve`
   cyclekit snippet --asm "imul eax, ebx" --image stick.iso          an ISO that runs it
+  cyclekit snippet --asm "imul eax, ebx" --asm "lea eax, [eax+ebx]" several in one run
+
+Several --asm run in one boot (or one serial session), named NAME/1, NAME/2 ...
+in their order: a session answers each in a fraction of a second, where a
+command per snippet pays the start-up of Python and the connection each time.
 
 Exit status: 2 when the text does not assemble or breaks the contract
 (nothing is booted), else the run's status (the kernel's, 0 when all went
@@ -29,11 +34,14 @@ import cyclekit_run
 VERB = "snippet"
 HELP = "assemble a few instructions and measure them (QEMU, the hosted runner, serial, or an image)"
 SNIPPET_DIR = os.path.join(cyclekit_media.BUILD, "snippets")
+MAX_SNIPPETS = 16       # the hosted runner's module= list holds 16 files (kernel/platform/hosted/modules.c)
+OPTION_WORD_MAX = 255   # the kernel reads a longer word of its command line as a problem (lib/options.c)
 
 
 def add_arguments(parser):
-    parser.add_argument("--asm", required=True, metavar="TEXT",
-                        help="the body: instructions separated by ';' or newlines")
+    parser.add_argument("--asm", required=True, action="append", metavar="TEXT",
+                        help="the body: instructions separated by ';' or newlines; repeat it to "
+                             "measure several in one run (named NAME/1, NAME/2 ...)")
     parser.add_argument("--init", metavar="TEXT", default="", help="run once before the copies")
     parser.add_argument("--syntax", choices=("intel", "att"), default="intel",
                         help="intel (noprefix, the default) or att")
@@ -77,6 +85,8 @@ def parse_expect(items):
 
 def check_arguments(args):
     """A message for the first bad argument, or None."""
+    if len(args.asm) > MAX_SNIPPETS:
+        return f"{len(args.asm)} --asm: at most {MAX_SNIPPETS} in one run"
     if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_./+-]{0,46}", args.name):
         return (f"--name {args.name!r}: 1 to 47 characters of A-Z a-z 0-9 _ . / + -, "
                 "not starting with . / + or -")
@@ -87,17 +97,38 @@ def check_arguments(args):
     return None
 
 
-def build_file(args):
+def snippet_names(args):
+    """One name per --asm: NAME alone, else NAME/1, NAME/2 ... in their order."""
+    if len(args.asm) == 1:
+        return [args.name]
+    return [f"{args.name}/{k}" for k in range(1, len(args.asm) + 1)]
+
+
+def build_files(args):
+    """[(name, bytes)] for every --asm; raises AsmError / ContractError / ValueError, the message
+    naming which --asm when there are several."""
+    files = []
+    for name, text in zip(snippet_names(args), args.asm):
+        try:
+            files.append((name, build_file(args, text, name)))
+        except (cyclekit_asm.AsmError, cyclekit_asm.ContractError, ValueError) as e:
+            if len(args.asm) > 1:
+                e.args = (f"{name} ({text!r}): {e}",) + e.args[1:]
+            raise
+    return files
+
+
+def build_file(args, text, name):
     """The benchmark file's bytes; raises AsmError / ContractError / ValueError."""
     needs = cyclekit_asm.parse_needs(args.needs)
     expect = parse_expect(args.expect)
-    body = cyclekit_asm.assemble(args.asm, args.syntax, args.mode, needs)
+    body = cyclekit_asm.assemble(text, args.syntax, args.mode, needs)
     init = b""
     if args.init.strip():
         init = cyclekit_asm.assemble(args.init, args.syntax, args.mode, needs, what="init",
                                      check_copies=False).code
     import cyclekit_module          # the loadable benchmark format
-    return cyclekit_module.encode(args.name, body.code, init=init, mode=args.mode, needs=needs,
+    return cyclekit_module.encode(name, body.code, init=init, mode=args.mode, needs=needs,
                                   expect=expect or None, description=args.description,
                                   unroll=args.unroll, loops=args.loops, samples=args.samples)
 
@@ -156,20 +187,23 @@ def _load(line):
     return rec if isinstance(rec, dict) else {}
 
 
-def report(log_file, name, rc, as_json):
+def report(log_file, names, rc, as_json):
     log = cyclekit_log.parse_file(log_file)
-    rec = record_for(log.records, name)
-    if rec is None:
-        why = "; ".join(log.problems) or "the run completed"
-        print(f"cyclekit snippet: no result for {name} in the log ({why}; status {rc}): see {log_file}",
-              file=sys.stderr)
-        return rc or 1
-    print(json.dumps(rec) if as_json else (readable_line(log.text, rec, name) or format_record(rec)))
-    return rc
+    missing = False
+    for name in names:
+        rec = record_for(log.records, name)
+        if rec is None:
+            why = "; ".join(log.problems) or "the run completed"
+            print(f"cyclekit snippet: no result for {name} in the log ({why}; status {rc}): see {log_file}",
+                  file=sys.stderr)
+            missing = True
+            continue
+        print(json.dumps(rec) if as_json else (readable_line(log.text, rec, name) or format_record(rec)))
+    return (rc or 1) if missing else rc
 
 
-def run_serial(args, data):
-    """Load and run the file in a `serve` session (cyclekit_wire); the machine stays in it."""
+def run_serial(args, files):
+    """Load and run the files in a `serve` session (cyclekit_wire); the machine stays in it."""
     import cyclekit_wire            # the serial session's host side
     log_file = args.log or cyclekit_launch.log_path("snippet")
     records = []
@@ -180,8 +214,9 @@ def run_serial(args, data):
         with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60, ready_timeout=ready_wait) as session:
             records += session.boot_records + ([session.ready] if session.ready else [])
             records += session.identify()
-            records.append(session.load(data))
-            records += session.run(args.name, args.options)
+            for name, data in files:
+                records.append(session.load(data))
+                records += session.run(name, args.options)
     except cyclekit_wire.WireError as e:
         records += e.records
         print(f"cyclekit snippet: the session refused: {e}", file=sys.stderr)
@@ -197,51 +232,69 @@ def run_serial(args, data):
             for r in records:
                 if isinstance(r, dict):
                     f.write(json.dumps(r, separators=(",", ":")) + "\n")
-    rec = record_for([r for r in records if isinstance(r, dict)], args.name)
-    if rec is None:
-        print(f"cyclekit snippet: the session answered no result for {args.name}: see {log_file}",
-              file=sys.stderr)
-        return 1
-    print(json.dumps(rec) if args.json else format_record(rec))
-    return 2 if rec.get("type") == "fault" else 0
+    status = 0
+    for name, _ in files:
+        rec = record_for([r for r in records if isinstance(r, dict)], name)
+        if rec is None:
+            print(f"cyclekit snippet: the session answered no result for {name}: see {log_file}",
+                  file=sys.stderr)
+            status = max(status, 1)
+            continue
+        print(json.dumps(rec) if args.json else format_record(rec))
+        if rec.get("type") == "fault":
+            status = 2
+    return status
 
 
-def save_file(args, data):
-    path = args.save or os.path.join(SNIPPET_DIR, re.sub(r"[^a-z0-9_.-]", "_", args.name) + ".ckb")
+def save_file(args, name, data):
+    """Where the file is kept: --save (with several, NAME/k's number before its extension),
+    else build/snippets/."""
+    if args.save and len(args.asm) > 1:
+        root, ext = os.path.splitext(args.save)
+        path = f"{root}-{name.rsplit('/', 1)[1]}{ext or '.ckb'}"
+    else:
+        path = args.save or os.path.join(SNIPPET_DIR, re.sub(r"[^a-z0-9_.-]", "_", name) + ".ckb")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
     return path
 
 
-def run_elsewhere(args, ckb):
+def run_elsewhere(args, names, ckbs):
     """--hosted, --image or QEMU: the run's status."""
-    options = f"bench={args.name} {args.options}".strip()
+    options = f"bench={','.join(names)} {args.options}".strip()
+    modules = "module=" + ",".join(min(ckb, os.path.relpath(ckb), key=len) for ckb in ckbs)
+    for word, what in ((options.split()[0], "bench="), (modules, "module=")):
+        if args.hosted or what == "bench=":
+            if len(word) > OPTION_WORD_MAX:
+                raise cyclekit_media.MediaError(
+                    f"the names make {what} {len(word)} characters, more than the kernel reads in one "
+                    f"word ({OPTION_WORD_MAX}): use a shorter --name or fewer --asm")
     if args.image:
         if not args.no_build:
             cyclekit_media.make_kernels()
-        cyclekit_media.iso(args.image, options, [ckb])
-        print(f"cyclekit snippet: wrote {args.image}: its first menu entry runs {args.name} "
+        cyclekit_media.iso(args.image, options, ckbs)
+        print(f"cyclekit snippet: wrote {args.image}: its first menu entry runs {', '.join(names)} "
               f"(write it to a stick: dd if={args.image} of=/dev/sdX bs=4M)", file=sys.stderr)
         return 0
     log_file = args.log or cyclekit_launch.log_path("snippet")
     if args.hosted:
         if not args.no_build:
             cyclekit_media.make("hosted")
-        rc = cyclekit_launch.hosted([f"module={ckb}"] + options.split(), log_file, echo=False,
+        rc = cyclekit_launch.hosted([modules] + options.split(), log_file, echo=False,
                                     mode=args.mode)
     else:
         if not args.no_build:
             cyclekit_media.make_kernels()
         with tempfile.TemporaryDirectory(prefix="cyclekit-snippet-") as tmp:
-            iso = cyclekit_media.iso(os.path.join(tmp, "snippet.iso"), "", [ckb])
+            iso = cyclekit_media.iso(os.path.join(tmp, "snippet.iso"), "", ckbs)
             choices = cyclekit_run.qemu_choices(args)
             if args.mode == 64:     # long mode needs an x86-64 machine (qemu-system-i386 has none)
                 choices["qemu"] = "x86_64"
             cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=options, **choices)
             rc = cyclekit_launch.boot(cmd, log_file, echo=False)
     print(f"cyclekit snippet: log saved to {log_file}", file=sys.stderr)
-    return report(log_file, args.name, rc, args.json)
+    return report(log_file, names, rc, args.json)
 
 
 def run(args):
@@ -250,7 +303,7 @@ def run(args):
         print(f"cyclekit snippet: {bad}", file=sys.stderr)
         return 2
     try:
-        data = build_file(args)
+        files = build_files(args)
     except cyclekit_asm.AsmError as e:
         print(f"cyclekit snippet: the assembler refused the {args.syntax} text:\n{e}", file=sys.stderr)
         return 2
@@ -263,14 +316,14 @@ def run(args):
         return 126
     if args.serial:
         try:
-            return run_serial(args, data)
+            return run_serial(args, files)
         except ImportError as e:
             print(f"cyclekit snippet: the serial session is missing ({e}): scripts/cyclekit_wire.py",
                   file=sys.stderr)
             return 126
-    ckb = save_file(args, data)
+    ckbs = [os.path.abspath(save_file(args, name, data)) for name, data in files]
     try:
-        return run_elsewhere(args, os.path.abspath(ckb))
+        return run_elsewhere(args, [name for name, _ in files], ckbs)
     except cyclekit_media.MediaError as e:
         print(f"cyclekit snippet: {e}", file=sys.stderr)
         return 126

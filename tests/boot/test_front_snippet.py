@@ -53,6 +53,25 @@ def test_two_adds_are_exactly_two_under_icount(tmp_path, syntax):
     assert json.loads(p.stdout) == rec, "--json prints the record itself"
 
 
+def test_several_snippets_run_in_one_boot_in_their_order(tmp_path):
+    p, log = snippet(tmp_path, "--asm", ADD2["intel"], "--asm", "add eax, ebx",
+                     "--asm", "lea eax, [eax+ebx]; lea ecx, [ecx+edx]; nop", "--name", "trio",
+                     "--cpu", "pentium", "--icount", "--samples", "5", "--json")
+    assert_complete(log)
+    assert p.returncode == 0, p.stderr
+    printed = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [(r["name"], r["ticks"]) for r in printed] == [("trio/1", 2.00), ("trio/2", 1.00), ("trio/3", 3.00)]
+    assert [the_result(log, r["name"]) for r in printed] == printed
+    assert len(log.of_type("progress")) == 3, "bench= selected the three and nothing else"
+
+
+def test_a_bad_one_of_several_is_named_and_nothing_boots(tmp_path):
+    p, log = snippet(tmp_path, "--asm", "add eax, ebx", "--asm", "add eax, ebx, ecx")
+    assert p.returncode == 2
+    assert "snippet/2 ('add eax, ebx, ecx')" in p.stderr, p.stderr
+    assert not log.records
+
+
 def test_the_result_line_is_the_kernels(tmp_path):
     p, log = snippet(tmp_path, "--asm", ADD2["intel"], "--cpu", "pentium", "--icount", "--samples", "5")
     assert_complete(log)
