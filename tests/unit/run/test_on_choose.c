@@ -74,16 +74,16 @@ static void boot_processor_an_atom(void **state)
 static void three_types(void **state)
 {
     (void)state;
-    static const unsigned types[] = { 0, CORE, 0x10, ATOM, 0x10, ATOM };
-    struct smp_info s = table(6, types);
+    static const unsigned types[] = { 0, CORE, 0, 0x10, ATOM, 0x10, ATOM };
+    struct smp_info s = table(7, types); /* slot 2 reports no type: it represents none */
     struct on_target t[SMP_MAX_CPUS];
     struct on_choice why;
     unsigned n = on_choose(&s, "", CORE, none_abandoned, t, SMP_MAX_CPUS, &why);
     assert_true(why.hybrid);
     assert_int_equal(n, 3);
     is(&t[0], ON_BOOT, 0, CORE);
-    is(&t[1], 2, 4, 0x10);
-    is(&t[2], 3, 6, ATOM);
+    is(&t[1], 3, 6, 0x10);
+    is(&t[2], 4, 8, ATOM);
 }
 
 static void not_hybrid_boot_processor_alone(void **state)
