@@ -10,6 +10,8 @@ Timings are not looked at: only where the RSDP came from, the tables, the
 processors and completion."""
 import re
 
+import pytest
+
 from conftest import assert_complete
 
 QUICK = "bench=calib/empty samples=5"
@@ -30,8 +32,9 @@ def note_texts(log, level, topic):
     return [n["text"] for n in log.notes(level=level, topic=topic)]
 
 
-def test_scan_finds_the_rsdp_in_the_bios_area(boot):
-    log = boot(smp="4", cmdline="acpi=scan " + QUICK)
+@pytest.mark.parametrize("qemu", ["i386", "x86_64"])   # 32-bit and long mode
+def test_scan_finds_the_rsdp_in_the_bios_area(boot, qemu):
+    log = boot(smp="4", qemu=qemu, cmdline="acpi=scan " + QUICK)
     assert_complete(log)
     p = platform(log)
     assert p["acpi_oem_id"] == "BOCHS"
