@@ -281,6 +281,7 @@ $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUP
 # callback, so its unit test and fuzz target run it on the host too.
 ACPI_PARSER_SRCS := kernel/platform/bare/firmware/acpi.c kernel/platform/bare/firmware/madt.c
 $(BUILD)/host/acpi/test_acpi: $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS))
+$(BUILD)/host/acpi/test_rsdp_search: $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS))
 # The between-core handshakes are tested with real threads.
 $(BUILD)/host/smp/test_between_cores: LDLIBS_UNIT := -lpthread
 

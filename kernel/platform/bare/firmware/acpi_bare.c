@@ -1,9 +1,9 @@
 /* ACPI on this PC: where the RSDP is (the loader's copy in multiboot2 tag
- * 15 or 14, else -- or with acpi=scan only -- the BIOS search of ACPI spec 6.5 §5.2.5.1: the first KiB
- * of the EBDA, then 0xE0000-0xFFFFF, on 16-byte boundaries), and physical
- * memory as the parser reads it: paging is off, so an address below 4 GiB
- * is its own pointer; above it nothing can be read. Found once, on first
- * use. */
+ * 15 or 14, else -- or, with acpi=scan, only -- the BIOS search of ACPI
+ * spec 6.5 §5.2.5.1, acpi_rsdp_search), and physical memory as the parser
+ * reads it: paging is off (or long mode's identity map), so an address
+ * below 4 GiB is its own pointer; above it nothing can be read. Found once,
+ * on first use. */
 #include "acpi_bare.h"
 #include "lib/fmt.h"
 #include "lib/option.h"
@@ -30,18 +30,6 @@ static struct acpi_info info;
 static struct madt_info madt;
 static bool looked;
 
-/* §5.2.5.1: on 16-byte boundaries in [start, start + len). */
-static const uint8_t *scan(uint32_t start, uint32_t len)
-{
-    for (uint32_t a = start; a + ACPI_RSDP_V1_LEN <= start + len; a += 16) {
-        const uint8_t *p = (const uint8_t *)(uintptr_t)a;
-        uint32_t avail = start + len - a;
-        if (!acpi_rsdp_check(p, avail < ACPI_RSDP_V2_LEN ? avail : ACPI_RSDP_V2_LEN))
-            return p;
-    }
-    return 0;
-}
-
 static void from_tag(void)
 {
     char where[48];
@@ -49,24 +37,19 @@ static void from_tag(void)
     acpi_parse(&bare_mem, boot_info.acpi_rsdp, boot_info.acpi_rsdp_len, where, &info);
 }
 
-/* The search of §5.2.5.1; false (with a problem noted) when it finds none. */
+/* The search of §5.2.5.1 (acpi_rsdp_search); false (with a problem noted)
+ * when it finds none. */
 static bool from_bios_area(void)
 {
     char where[48];
-    /* The EBDA's segment is the word at 0x40E (§5.2.5.1). */
-    const volatile uint16_t *bda_ebda = (const volatile uint16_t *)0x40e;
-    __asm__("" : "+r"(bda_ebda)); /* a low constant address is no array bound */
-    uint32_t ebda = (uint32_t)*bda_ebda << 4;
-    const uint8_t *p = ebda >= 0x80000 && ebda < 0xa0000 ? scan(ebda, 1024) : 0;
-    if (!p)
-        p = scan(0xe0000, 0x20000);
-    if (!p) {
+    uint32_t at = (uint32_t)acpi_rsdp_search(&bare_mem);
+    if (!at) {
         acpi_problem(&info, "no RSDP in the EBDA or at 0xE0000-0xFFFFF%s; ACPI not used",
                      boot_info.efi ? " (a UEFI firmware need not put one there)" : "");
         return false;
     }
-    ksnprintf(where, sizeof where, "BIOS area 0x%x", (unsigned)(uintptr_t)p);
-    acpi_parse(&bare_mem, p, 0x100000 - (uint32_t)(uintptr_t)p, where, &info);
+    ksnprintf(where, sizeof where, "BIOS area 0x%x", (unsigned)at);
+    acpi_parse(&bare_mem, identity_map(0, at, 0x100000 - at), 0x100000 - at, where, &info);
     return true;
 }
 
