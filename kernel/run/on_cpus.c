@@ -102,7 +102,7 @@ static unsigned one_per_type(const struct smp_info *s, unsigned bsp_type, const 
                              struct on_target *t, unsigned max)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < s->n && n == 0 && max > 0; i++)
+    for (unsigned i = 0; i < s->n && n == 0; i++)
         if (s->cpus[i].state == SMP_BSP)
             t[n++] = target(s, i, bsp_type);
     if (n == 0)
@@ -126,8 +126,10 @@ unsigned on_choose(const struct smp_info *s, const char *on_opt, unsigned bsp_ty
         return 0;
     if (!on_opt[0]) {
         why->hybrid = hybrid(s, bsp_type);
-        return why->hybrid ? one_per_type(s, bsp_type, abandoned, t, max)
-                           : (t[0] = (struct on_target){ ON_BOOT, s->bsp_apic_id, bsp_type }, 1);
+        if (why->hybrid)
+            return one_per_type(s, bsp_type, abandoned, t, max);
+        t[0] = (struct on_target){ ON_BOOT, s->bsp_apic_id, bsp_type }; /* as always */
+        return 1;
     }
     why->bad = shape(on_opt, &all, &list, &count);
     for (unsigned i = 0; !why->bad && i < s->n && n < max; i++) {
