@@ -175,6 +175,9 @@ $(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(H
 	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka $(LDLIBS_UNIT)
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/platform/bare/firmware/smbios.c.o
+# So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
+# MSRs come from the test's own rdmsr_safe/wrmsr_safe.
+$(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/platform/bare/smp/lapic.c.o
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
@@ -278,6 +281,7 @@ $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUP
 # callback, so its unit test and fuzz target run it on the host too.
 ACPI_PARSER_SRCS := kernel/platform/bare/firmware/acpi.c kernel/platform/bare/firmware/madt.c
 $(BUILD)/host/acpi/test_acpi: $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS))
+$(BUILD)/host/acpi/test_rsdp_search: $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSER_SRCS))
 # The between-core handshakes are tested with real threads.
 $(BUILD)/host/smp/test_between_cores: LDLIBS_UNIT := -lpthread
 

@@ -312,7 +312,7 @@ static int measure_on(const struct platform *p, const struct bench *b, const str
     static struct result r;
     result_compute(b, &m, &ec, &r);
     memory_of(p, ctx, &r);
-    r.on_cpu = on_given();
+    r.on_cpu = on_names_cpu(); /* on=, or the hybrid default (on_cpus.c) */
     r.cpu = t->apic_id;
     r.core_type = t->core_type;
     write_result(&r);

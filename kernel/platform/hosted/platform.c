@@ -21,6 +21,7 @@ OPTION_ELSEWHERE(baud, "baud", "bare metal only (the hosted runner writes to std
 OPTION_ELSEWHERE(screen, "screen", "bare metal only (the hosted runner has no screen of its own)");
 OPTION_ELSEWHERE(exit, "exit", "bare metal only (the hosted runner's exit code is the run status)");
 OPTION_ELSEWHERE(overflow, "overflow", "bare metal only (the double-fault task is a ring-0 mechanism)");
+OPTION_ELSEWHERE(acpi, "acpi", "bare metal only (the hosted runner reads no ACPI tables)");
 /* Long mode's options (kernel/platform/bare/long); the 64-bit hosted runner
  * and hosted huge pages may give them a meaning here. */
 OPTION_ELSEWHERE(mode, "mode", "bare metal only (the hosted runner's mode is the binary's: 32-bit)");

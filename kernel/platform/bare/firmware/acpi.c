@@ -56,6 +56,27 @@ const char *acpi_rsdp_check(const uint8_t *p, uint32_t avail)
     return NULL;
 }
 
+/* §5.2.5.1: on 16-byte boundaries in [start, start + len). */
+static uint64_t search(const struct acpi_mem *mem, uint32_t start, uint32_t len)
+{
+    for (uint32_t a = start; a + ACPI_RSDP_V1_LEN <= start + len; a += 16) {
+        uint32_t avail = start + len - a;
+        avail = avail < ACPI_RSDP_V2_LEN ? avail : ACPI_RSDP_V2_LEN;
+        const uint8_t *p = mem->map(mem->ctx, a, avail);
+        if (p && !acpi_rsdp_check(p, avail))
+            return a;
+    }
+    return 0;
+}
+
+uint64_t acpi_rsdp_search(const struct acpi_mem *mem)
+{
+    const uint8_t *bda = mem->map(mem->ctx, 0x40e, 2);
+    uint32_t ebda = bda ? (uint32_t)(bda[0] | bda[1] << 8) << 4 : 0;
+    uint64_t found = ebda >= 0x80000 && ebda < 0xa0000 ? search(mem, ebda, 1024) : 0;
+    return found ? found : search(mem, 0xe0000, 0x20000);
+}
+
 /* The table at addr, checked: mapped whole, length at least the header and
  * at most ACPI_TABLE_MAX_LEN, bytes summing to 0. NULL (and a problem
  * naming the table) otherwise. */

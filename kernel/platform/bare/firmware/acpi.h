@@ -54,6 +54,13 @@ uint8_t acpi_sum(const void *p, uint32_t n);
  * else what is wrong. */
 const char *acpi_rsdp_check(const uint8_t *p, uint32_t avail);
 
+/* The BIOS search of §5.2.5.1 through mem: the first KiB of the EBDA (its
+ * real-mode segment is the word at 0x40E; believed only when it points into
+ * 0x80000-0x9FFFF, where an EBDA can lie), then 0xE0000-0xFFFFF, on 16-byte
+ * boundaries. The physical address of the first RSDP acpi_rsdp_check
+ * accepts (the bytes up to 1 MiB as its avail), else 0. */
+uint64_t acpi_rsdp_search(const struct acpi_mem *mem);
+
 /* Parses from a validated RSDP (rsdp, rsdp_len bytes; where says where it
  * was found) through the RSDT or XSDT; fills info (cleared first). */
 void acpi_parse(const struct acpi_mem *mem, const uint8_t *rsdp, uint32_t rsdp_len,

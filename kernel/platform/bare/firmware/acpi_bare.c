@@ -1,12 +1,21 @@
 /* ACPI on this PC: where the RSDP is (the loader's copy in multiboot2 tag
- * 15 or 14, else the BIOS search of ACPI spec 6.5 §5.2.5.1: the first KiB
- * of the EBDA, then 0xE0000-0xFFFFF, on 16-byte boundaries), and physical
- * memory as the parser reads it: paging is off, so an address below 4 GiB
- * is its own pointer; above it nothing can be read. Found once, on first
- * use. */
+ * 15 or 14, else -- or, with acpi=scan, only -- the BIOS search of ACPI
+ * spec 6.5 §5.2.5.1, acpi_rsdp_search), and physical memory as the parser
+ * reads it: paging is off (or long mode's identity map), so an address
+ * below 4 GiB is its own pointer; above it nothing can be read. Found once,
+ * on first use. */
 #include "acpi_bare.h"
 #include "lib/fmt.h"
+#include "lib/option.h"
 #include "platform/bare/boot_info.h"
+
+enum { ACPI_FROM_AUTO, ACPI_FROM_TAGS, ACPI_FROM_SCAN };
+static const struct option_name acpi_from[] = {
+    { "auto", ACPI_FROM_AUTO }, { "tags", ACPI_FROM_TAGS }, { "scan", ACPI_FROM_SCAN }, { NULL, 0 },
+};
+OPTION_ENUM(acpi, "acpi", ACPI_FROM_AUTO, acpi_from,
+            "where the ACPI RSDP is taken from: auto (the multiboot2 tag, else the BIOS area), tags "
+            "(the tag only) or scan (the EBDA and 0xE0000-0xFFFFF only, ACPI 6.5 section 5.2.5.1)");
 
 static const void *identity_map(void *ctx, uint64_t phys, uint32_t len)
 {
@@ -21,43 +30,56 @@ static struct acpi_info info;
 static struct madt_info madt;
 static bool looked;
 
-/* §5.2.5.1: on 16-byte boundaries in [start, start + len). */
-static const uint8_t *scan(uint32_t start, uint32_t len)
+static void from_tag(void)
 {
-    for (uint32_t a = start; a + ACPI_RSDP_V1_LEN <= start + len; a += 16) {
-        const uint8_t *p = (const uint8_t *)(uintptr_t)a;
-        uint32_t avail = start + len - a;
-        if (!acpi_rsdp_check(p, avail < ACPI_RSDP_V2_LEN ? avail : ACPI_RSDP_V2_LEN))
-            return p;
+    char where[48];
+    ksnprintf(where, sizeof where, "multiboot2 tag %u", boot_info.acpi_tag);
+    acpi_parse(&bare_mem, boot_info.acpi_rsdp, boot_info.acpi_rsdp_len, where, &info);
+}
+
+/* The search of §5.2.5.1 (acpi_rsdp_search); false (with a problem noted)
+ * when it finds none. */
+static bool from_bios_area(void)
+{
+    char where[48];
+    uint32_t at = (uint32_t)acpi_rsdp_search(&bare_mem);
+    if (!at) {
+        acpi_problem(&info, "no RSDP in the EBDA or at 0xE0000-0xFFFFF%s; ACPI not used",
+                     boot_info.efi ? " (a UEFI firmware need not put one there)" : "");
+        return false;
     }
-    return 0;
+    ksnprintf(where, sizeof where, "BIOS area 0x%x", (unsigned)at);
+    acpi_parse(&bare_mem, identity_map(0, at, 0x100000 - at), 0x100000 - at, where, &info);
+    return true;
+}
+
+/* acpi=auto: the loader's tag, else the BIOS area (not under UEFI, which
+ * promises no legacy area); tags: the tag only; scan: the BIOS area only,
+ * tags ignored (the search is otherwise never run under GRUB). */
+static bool found_rsdp(void)
+{
+    if (opt_acpi == ACPI_FROM_SCAN)
+        return from_bios_area();
+    if (boot_info.acpi_tag) {
+        from_tag();
+        return true;
+    }
+    if (opt_acpi == ACPI_FROM_TAGS) {
+        acpi_problem(&info, "acpi=tags: the loader passed no multiboot2 ACPI tag (14 or 15); ACPI not used");
+        return false;
+    }
+    if (boot_info.efi) {
+        acpi_problem(&info, "UEFI boot without a multiboot2 ACPI tag: no BIOS area to search; ACPI not used");
+        return false;
+    }
+    return from_bios_area();
 }
 
 static void look(void)
 {
-    char where[48];
     looked = true;
-    if (boot_info.acpi_tag) {
-        ksnprintf(where, sizeof where, "multiboot2 tag %u", boot_info.acpi_tag);
-        acpi_parse(&bare_mem, boot_info.acpi_rsdp, boot_info.acpi_rsdp_len, where, &info);
-    } else if (boot_info.efi) {
-        acpi_problem(&info, "UEFI boot without a multiboot2 ACPI tag: no BIOS area to search; ACPI not used");
+    if (!found_rsdp())
         return;
-    } else {
-        /* The EBDA's segment is the word at 0x40E (§5.2.5.1). */
-        const volatile uint16_t *bda_ebda = (const volatile uint16_t *)0x40e;
-        __asm__("" : "+r"(bda_ebda)); /* a low constant address is no array bound */
-        uint32_t ebda = (uint32_t)*bda_ebda << 4;
-        const uint8_t *p = ebda >= 0x80000 && ebda < 0xa0000 ? scan(ebda, 1024) : 0;
-        if (!p)
-            p = scan(0xe0000, 0x20000);
-        if (!p) {
-            acpi_problem(&info, "no RSDP in the EBDA or at 0xE0000-0xFFFFF; ACPI not used");
-            return;
-        }
-        ksnprintf(where, sizeof where, "BIOS area 0x%x", (unsigned)(uintptr_t)p);
-        acpi_parse(&bare_mem, p, 0x100000 - (uint32_t)(uintptr_t)p, where, &info);
-    }
     const uint8_t *m = acpi_table_find(&info, &bare_mem, "APIC");
     if (m)
         madt_parse(m, &madt, &info);

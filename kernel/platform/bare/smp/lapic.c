@@ -30,9 +30,9 @@ const char *lapic_open(struct lapic *l)
         return "IA32_APIC_BASE (MSR 0x1B) cannot be read";
     if (!(msr & APIC_BASE_EN))
         return "the local APIC is globally disabled (IA32_APIC_BASE[11])";
-    if ((msr >> 32) != 0)
-        return "the local APIC's MMIO page is above 4 GiB";
     l->x2apic = (msr & APIC_BASE_EXTD) != 0;
+    if (!l->x2apic && (msr >> 32) != 0) /* x2APIC mode uses no MMIO page (§10.12.1.2) */
+        return "the local APIC's MMIO page is above 4 GiB";
     l->base = (uint32_t)msr & 0xfffff000u;
     return 0;
 }
