@@ -68,11 +68,22 @@ struct platform_bare_info {
     struct platform_acpi_info acpi;
 };
 
+/* A CPU the hosted runner may run on (sched_getaffinity at start-up), with
+ * the APIC ID a thread pinned there read from its own CPUID. */
+#define PLATFORM_HOSTED_CPUS 64
+struct platform_hosted_cpu {
+    int cpu;                      /* Linux's CPU number */
+    uint32_t apic_id;             /* valid when why is NULL */
+    const char *why;              /* NULL: measured; else why not (then it is left out) */
+};
+
 struct platform_hosted_info {
     bool have_uname;
     const char *os, *release, *version, *machine;
     int pinned_cpu;               /* -1: not pinned */
     uint64_t big_memory_bytes;
+    unsigned ncpus;               /* the CPUs sched_getaffinity allowed */
+    struct platform_hosted_cpu cpus[PLATFORM_HOSTED_CPUS];
 };
 
 struct platform_info {
@@ -163,7 +174,8 @@ struct platform {
     const struct screen_ops *screen;
     /* Every core (issue 12): start the requested processors (INIT-SIPI-SIPI
      * on bare metal) and say what each did; they then wait in a polled
-     * mailbox. NULL where the platform cannot (the hosted runner). */
+     * mailbox (the hosted runner: one pinned thread per CPU). NULL where
+     * the platform cannot. */
     void (*smp_start)(const struct smp_request *req, struct smp_info *out);
     /* Posts fn(arg) to the started processor in smp_info slot `slot`'s
      * mailbox (false: it is not waiting there); smp_wait waits up to ms for
