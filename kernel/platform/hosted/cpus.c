@@ -12,6 +12,7 @@
 #include "cpu/cpu_native.h"
 #include "cpu/topology/apic_id.h"
 #include "hosted.h"
+#include "report/log.h"
 
 static struct platform_hosted_cpu known[PLATFORM_HOSTED_CPUS];
 static unsigned nknown;
@@ -69,6 +70,14 @@ static const char *measure_one(int linux_cpu, uint32_t *apic_id)
     return NULL;
 }
 
+static bool hosted_listed_before(const struct platform_hosted_info *h, unsigned k, uint32_t apic_id)
+{
+    for (unsigned i = 0; i < k; i++)
+        if (!h->cpus[i].why && h->cpus[i].apic_id == apic_id)
+            return true;
+    return false;
+}
+
 void hosted_cpus_list(struct platform_hosted_info *h)
 {
     cpu_set_t allowed;
@@ -82,9 +91,24 @@ void hosted_cpus_list(struct platform_hosted_info *h)
         c->cpu = n;
         c->apic_id = 0;
         c->why = measure_one(n, &c->apic_id);
+        if (!c->why && hosted_listed_before(h, h->ncpus - 1, c->apic_id))
+            c->why = "its CPUID gives the APIC ID of a CPU listed before it (an emulator's CPUID, "
+                     "as under qemu-i386?): the run could not tell them apart";
+        if (c->why)
+            log_note("warn", "smp", "CPU %d is not used: %s", n, c->why);
     }
     memcpy(known, h->cpus, sizeof known);
     nknown = h->ncpus;
+}
+
+bool hosted_apic_of(int linux_cpu, uint32_t *apic_id)
+{
+    for (unsigned i = 0; i < nknown; i++)
+        if (!known[i].why && known[i].cpu == linux_cpu) {
+            *apic_id = known[i].apic_id;
+            return true;
+        }
+    return false;
 }
 
 int hosted_cpu_of(uint32_t apic_id)

@@ -180,9 +180,13 @@ void hosted_smp_start(const struct smp_request *req, struct smp_info *out)
 {
     static char pinned[96];
     unsigned type;
-    hosted_identify_self(&out->bsp_apic_id, &type);
-    out->method = "POSIX threads, each pinned to its CPU (pthread_attr_setaffinity_np)";
     int main_cpu = hosted_pinned_cpu();
+    /* The main thread's APIC ID as the list has it (under a hypervisor a
+     * vCPU's CPUID may not keep one APIC ID for ever: the list is what the
+     * run names processors by). */
+    if (main_cpu < 0 || !hosted_apic_of(main_cpu, &out->bsp_apic_id))
+        hosted_identify_self(&out->bsp_apic_id, &type);
+    out->method = "POSIX threads, each pinned to its CPU (pthread_attr_setaffinity_np)";
     if (main_cpu >= 0)
         snprintf(pinned, sizeof pinned, "the main thread is pinned to CPU %d, where it started", main_cpu);
     else
