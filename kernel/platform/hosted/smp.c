@@ -5,15 +5,18 @@
  * what it is given under its own guard (the guard's state is per thread,
  * platform/guard.c), so a fault in a benchmark there is caught on that
  * thread: it is reported in the mailbox (smp_wait: SMP_LOST) and the thread
- * ends, the way a faulting application processor is parked. Waits are
- * bounded by CLOCK_MONOTONIC deadlines. */
+ * ends, the way a faulting application processor is parked. The main
+ * thread's waits are bounded by CLOCK_MONOTONIC deadlines. */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hosted.h"
 #include "platform/fault.h"
@@ -38,11 +41,12 @@ struct host_box {
 static struct host_box boxes[SMP_MAX_CPUS];
 
 #define ALT_STACK (64 * 1024)
-/* An idle worker spins with PAUSE this long after its last command, then
- * polls every SLEEP_NS: a ring-3 thread spinning through the whole run
- * would take a CPU from everything else on the machine for nothing. */
+/* An idle worker spins with PAUSE this long after its last command (the
+ * smp/ measurements post one command after another), then sleeps on a
+ * futex over its cmd word until smp_call wakes it: a ring-3 thread spinning
+ * or polling through the whole run would take CPU time and wake-ups from
+ * the machine, next to the core being measured, for nothing. */
 #define SPIN_NS 20000000ull
-#define SLEEP_NS 50000
 
 static uint64_t now_ns(void)
 {
@@ -74,14 +78,26 @@ static void call(void *arg)
     box->result = box->fn(box->arg);
 }
 
+/* futex(2): FUTEX_WAIT sleeps only while *word still holds `expected`
+ * (checked atomically in the kernel), so a wake that comes first is not
+ * lost; FUTEX_WAKE wakes the sleepers. */
+static void futex_wait(volatile uint32_t *word, uint32_t expected)
+{
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake(volatile uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 /* Waits until the main thread posts a command. */
 static void wait_for_cmd(struct host_box *box)
 {
     uint64_t since = now_ns();
-    struct timespec nap = { 0, SLEEP_NS };
     for (uint32_t spins = 0; !box->cmd; spins++) {
         if ((spins & 0xfff) == 0 && now_ns() - since > SPIN_NS)
-            nanosleep(&nap, NULL);
+            futex_wait(&box->cmd, 0);
         else
             cpu_pause();
     }
@@ -214,6 +230,7 @@ bool hosted_smp_call(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t ar
     box->arg = arg;
     __sync_synchronize(); /* fn and arg before cmd (x86 keeps stores in order anyway: SDM Vol. 3A §8.2.2) */
     box->cmd = 1;
+    futex_wake(&box->cmd); /* in case it sleeps (a syscall, before anything is timed) */
     return true;
 }
 
