@@ -105,7 +105,7 @@ void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, c
         want = boot_first(madt_ids, n, bsp, ids);
     }
     if (!p->smp_start) {
-        log_note("info", "smp", "one processor is used (the hosted runner runs where Linux puts it)");
+        log_note("info", "smp", "one processor is used (this platform cannot start others)");
         return;
     }
     if (!listed_by || n <= 1) {
