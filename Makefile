@@ -173,6 +173,14 @@ UNIT_TESTS    += $(UNIT_SUB)
 $(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka $(LDLIBS_UNIT)
+# The guard built as the hosted runners build it (one innermost guard per
+# thread) with the 64-bit jump, against two real threads; its own rule: it
+# links the real guard, not the unit tests' stand-in (support/host32.c).
+GUARD_THREADS := $(BUILD)/host/threads/guard_threads
+UNIT_TESTS    += $(GUARD_THREADS)
+$(GUARD_THREADS): tests/unit/threads/guard_threads.c kernel/platform/guard.c kernel/platform/jump64.S Makefile
+	@mkdir -p $(@D)
+	$(HOSTCC) $(filter-out -MMD -MP,$(HCFLAGS)) -DCK_GUARD_PER_THREAD -o $@ $(filter %.c %.S,$^) -lcmocka -lpthread
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/platform/bare/firmware/smbios.c.o
 
