@@ -1,7 +1,7 @@
 /* The topology phase: the processors the platform knows of (the MADT's
  * enabled entries on bare metal; the CPUs sched_getaffinity allows on the
- * hosted runner; else only the one this runs on) placed in the CPUID topology, and the record; then they are
- * started (smp_phase.c). */
+ * hosted runner; else only the one this runs on) placed in the CPUID
+ * topology, and the record; then they are started (smp_phase.c). */
 #include "cpu/topology/topology_map.h"
 #include "report/log.h"
 #include "report/write.h"
