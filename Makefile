@@ -173,6 +173,14 @@ UNIT_TESTS    += $(UNIT_SUB)
 $(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka $(LDLIBS_UNIT)
+# The guard built as the hosted runners build it (one innermost guard per
+# thread) with the 64-bit jump, against two real threads; its own rule: it
+# links the real guard, not the unit tests' stand-in (support/host32.c).
+GUARD_THREADS := $(BUILD)/host/threads/guard_threads
+UNIT_TESTS    += $(GUARD_THREADS)
+$(GUARD_THREADS): tests/unit/threads/guard_threads.c kernel/platform/guard.c kernel/platform/jump64.S Makefile
+	@mkdir -p $(@D)
+	$(HOSTCC) $(filter-out -MMD -MP,$(HCFLAGS)) -DCK_GUARD_PER_THREAD -o $@ $(filter %.c %.S,$^) -lcmocka -lpthread
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/platform/bare/firmware/smbios.c.o
 # So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
@@ -232,13 +240,15 @@ $(BUILD)/h/%.c.o: %.c Makefile | $(DEPS_OK)
 	@echo "  HKCC    $<"
 	@$(HOSTED_CC) $(KCFLAGS) -c $< -o $@
 $(BUILD)/h/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
+# One guard per thread: the hosted runner's CPUs are threads (hosted/smp.c).
+$(BUILD)/h/kernel/platform/guard.c.o: KCFLAGS += -DCK_GUARD_PER_THREAD
 $(BUILD)/h/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  HAS     $<"
 	@$(HOSTED_CC) $(KASFLAGS) -c $< -o $@
 $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 	@echo "  HLD     $@"
-	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
+	@$(HOSTED_CC) -m32 -static -no-pie -z noexecstack -pthread -o $@ $(HOSTED_OBJS) $(HOSTED_KOBJS)
 
 # The 64-bit hosted runner, build/cyclekit-hosted64: the same portable harness
 # built for x86_64 (no -march=i586: it only runs on x86-64 CPUs), the hosted
@@ -262,13 +272,14 @@ $(BUILD)/h64/%.c.o: %.c Makefile | $(DEPS_OK)
 	@echo "  HKCC64  $<"
 	@$(HOSTED64_CC) $(HOSTED64_KCFLAGS) -c $< -o $@
 $(BUILD)/h64/bench/%.c.o: HOSTED64_KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
+$(BUILD)/h64/kernel/platform/guard.c.o: HOSTED64_KCFLAGS += -DCK_GUARD_PER_THREAD
 $(BUILD)/h64/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  HAS64   $<"
 	@$(HOSTED64_CC) -m64 -Ikernel -MMD -MP -c $< -o $@
 $(HOSTED64_BIN): $(HOSTED64_KOBJS) $(HOSTED64_OBJS)
 	@echo "  HLD64   $@"
-	@$(HOSTED64_CC) -m64 -static -no-pie -z noexecstack -o $@ $(HOSTED64_OBJS) $(HOSTED64_KOBJS)
+	@$(HOSTED64_CC) -m64 -static -no-pie -z noexecstack -pthread -o $@ $(HOSTED64_OBJS) $(HOSTED64_KOBJS)
 hosted-tests: hosted
 	$(PYTEST) -q -rs --durations=10 tests/hosted
 

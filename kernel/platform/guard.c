@@ -21,7 +21,17 @@ struct guard {
     struct fault_info info;
     struct guard *outer;
 };
+/* The innermost active guard. The hosted runner's threads (one per CPU,
+ * hosted/smp.c) each have their own: a signal is delivered to the thread
+ * that faulted, and must return into that thread's guard_run()
+ * (CK_GUARD_PER_THREAD, set by the Makefile for the hosted builds only:
+ * bare metal has no thread pointer, and its processors' faults never
+ * reach this guard). */
+#ifdef CK_GUARD_PER_THREAD
+static __thread struct guard *volatile active_guard;
+#else
 static struct guard *volatile active_guard;
+#endif
 
 bool guard_active(void)
 {

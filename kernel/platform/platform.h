@@ -68,11 +68,22 @@ struct platform_bare_info {
     struct platform_acpi_info acpi;
 };
 
+/* A CPU the hosted runner may run on (sched_getaffinity at start-up), with
+ * the APIC ID a thread pinned there read from its own CPUID. */
+#define PLATFORM_HOSTED_CPUS 64
+struct platform_hosted_cpu {
+    int cpu;                      /* Linux's CPU number */
+    uint32_t apic_id;             /* valid when why is NULL */
+    const char *why;              /* NULL: measured; else why not (then it is left out) */
+};
+
 struct platform_hosted_info {
     bool have_uname;
     const char *os, *release, *version, *machine;
     int pinned_cpu;               /* -1: not pinned */
     uint64_t big_memory_bytes;
+    unsigned ncpus;               /* the CPUs sched_getaffinity allowed */
+    struct platform_hosted_cpu cpus[PLATFORM_HOSTED_CPUS];
 };
 
 struct platform_info {
@@ -167,7 +178,8 @@ struct platform {
     const struct screen_ops *screen;
     /* Every core (issue 12): start the requested processors (INIT-SIPI-SIPI
      * on bare metal) and say what each did; they then wait in a polled
-     * mailbox. NULL where the platform cannot (the hosted runner). */
+     * mailbox (the hosted runner: one pinned thread per CPU). NULL where
+     * the platform cannot. */
     void (*smp_start)(const struct smp_request *req, struct smp_info *out);
     /* Posts fn(arg) to the started processor in smp_info slot `slot`'s
      * mailbox (false: it is not waiting there); smp_wait waits up to ms for
@@ -175,6 +187,10 @@ struct platform {
      * SMP_LOST (it faulted: its guard parked it). NULL with smp_start. */
     bool (*smp_call)(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg);
     int (*smp_wait)(unsigned slot, uint32_t ms, uintptr_t *result);
+    /* The started processors run in the main one's mode, so 64-bit bodies
+     * run there too (the hosted runner's threads); false: they run the
+     * 32-bit path (bare metal's application processors). */
+    bool smp_same_mode;
 };
 
 /* The platform in use, installed once before anything is printed. */

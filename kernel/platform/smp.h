@@ -27,6 +27,7 @@ struct smp_cpu {
     unsigned core_type;         /* its CPUID 0x1A EAX[31:24] (0: not hybrid) */
     unsigned fault_vector;      /* SMP_FAULTED: the exception */
     uint32_t fault_eip, fault_error;
+    const char *why;            /* SMP_NO_ANSWER: why, where the platform knows (NULL: the bound passed) */
 };
 
 struct smp_request {
@@ -40,7 +41,8 @@ struct smp_info {
     const char *method;         /* "xAPIC MMIO at 0xfee00000", "x2APIC MSRs" */
     const char *why_not;        /* NULL when processors were started */
     uint32_t bsp_apic_id;
-    uint32_t trampoline;        /* physical address of the start-up page */
+    uint32_t trampoline;        /* physical address of the start-up page (0: none, hosted) */
+    const char *pinned;         /* the hosted runner: how its main thread is pinned (NULL: bare) */
     unsigned n;
     struct smp_cpu cpus[SMP_MAX_CPUS];
 };

@@ -93,6 +93,13 @@ static void hosted_text(const struct platform_hosted_info *h)
         log_text("cpu affinity: pinned to logical CPU %d\n", h->pinned_cpu);
     else
         log_text("cpu affinity: not pinned (the scheduler may migrate samples)\n");
+    log_text("cpus allowed (sched_getaffinity):");
+    for (unsigned i = 0; i < h->ncpus; i++)
+        if (h->cpus[i].why)
+            log_text(" %d (not used)", h->cpus[i].cpu);
+        else
+            log_text(" %d (APIC ID %u)", h->cpus[i].cpu, (unsigned)h->cpus[i].apic_id);
+    log_text("\n");
     log_text("memory: %u MiB mapped and touched for mem/ benchmarks\n", (unsigned)(h->big_memory_bytes >> 20));
     log_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
 }
@@ -110,6 +117,19 @@ static void hosted_record(const struct platform_hosted_info *h)
     else
         rec_null("pinned_cpu");
     rec_u64("big_memory_mib", h->big_memory_bytes >> 20);
+    rec_arr_open("cpus");
+    for (unsigned i = 0; i < h->ncpus; i++) {
+        rec_obj_open(NULL);
+        rec_u64("cpu", (uint64_t)h->cpus[i].cpu);
+        if (h->cpus[i].why) {
+            rec_null("apic_id");
+            rec_str("reason", h->cpus[i].why);
+        } else {
+            rec_u64("apic_id", h->cpus[i].apic_id);
+        }
+        rec_obj_close();
+    }
+    rec_arr_close();
 }
 
 void write_platform(const struct platform_info *info)

@@ -70,7 +70,10 @@ static void note_each(void)
 {
     for (unsigned i = 0; i < smp.n; i++) {
         const struct smp_cpu *c = &smp.cpus[i];
-        if (c->state == SMP_NO_ANSWER)
+        if (c->state == SMP_NO_ANSWER && c->why)
+            log_note("warn", "smp", "processor with APIC ID %u was not started: %s; skipped",
+                     (unsigned)c->apic_id, c->why);
+        else if (c->state == SMP_NO_ANSWER)
             log_note("warn", "smp", "processor with APIC ID %u did not answer within %u ms; skipped",
                      (unsigned)c->apic_id, (unsigned)ANSWER_MS);
         if (c->state == SMP_FAULTED)
@@ -91,7 +94,7 @@ static unsigned boot_first(const uint32_t *madt_ids, unsigned n, uint32_t bsp, u
     return k;
 }
 
-void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, bool have_madt,
+void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, const char *listed_by,
                uint32_t bsp)
 {
     uint32_t ids[SMP_MAX_CPUS];
@@ -102,11 +105,14 @@ void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, b
         want = boot_first(madt_ids, n, bsp, ids);
     }
     if (!p->smp_start) {
-        log_note("info", "smp", "one processor is used (the hosted runner runs where Linux puts it)");
+        log_note("info", "smp", "one processor is used (this platform cannot start others)");
         return;
     }
-    if (!have_madt || n <= 1) {
-        log_note("info", "smp", "one processor is used (%s)", have_madt ? "the only one the MADT lists" : "no MADT");
+    if (!listed_by || n <= 1) {
+        if (listed_by)
+            log_note("info", "smp", "one processor is used (the only one %s lists)", listed_by);
+        else
+            log_note("info", "smp", "one processor is used (no MADT)");
         return;
     }
     struct smp_request req = { ids, want, opt_smpfault ? (uint32_t)opt_smpfault : SMP_NO_FAULT, ANSWER_MS };

@@ -274,7 +274,7 @@ static int measure_elsewhere(const struct platform *p, struct guarded_measure *g
 static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
                       struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t)
 {
-    if (b->mode == 64 && t->slot != ON_BOOT) {
+    if (b->mode == 64 && t->slot != ON_BOOT && !p->smp_same_mode) {
         /* The started processors run the 32-bit path (bare/smp/ap_entry.S):
          * a 64-bit body runs on the boot processor only. */
         char why[120];

@@ -4,6 +4,7 @@
  * jumps back to the innermost guard_run(); a fault outside any guard is
  * reported, the log is closed, and the program exits with the status the
  * kernel would have given. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -19,7 +20,8 @@
 #include "report/log.h"
 #include "platform/status.h"
 
-static volatile sig_atomic_t in_handler;
+/* Per thread: a fault in one thread's handler says nothing about another's. */
+static __thread volatile sig_atomic_t in_handler;
 
 static const int fault_signals[] = { SIGFPE, SIGILL, SIGSEGV, SIGBUS, SIGTRAP };
 
@@ -132,6 +134,19 @@ static void on_fault(int sig, siginfo_t *si, void *context)
     run_abort_unguarded("hosted runner (no guard)", &info);
     fflush(stdout);
     _exit(STATUS_KERNEL_FAULT);
+}
+
+void hosted_guard_thread(void *stack, size_t size)
+{
+    if (stack) {
+        stack_t ss = { .ss_sp = stack, .ss_size = size, .ss_flags = 0 };
+        if (sigaltstack(&ss, NULL) != 0)
+            perror("cyclekit-hosted: sigaltstack (thread)");
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGALRM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 void hosted_guard_init(void)

@@ -14,6 +14,10 @@ extern const struct msr_ops hosted_msr;
 
 /* Installs the fault signal handlers on an alternate stack (idempotent). */
 void hosted_guard_init(void);
+/* A new thread's part of that: its own alternate signal stack (stack,
+ * size bytes; NULL: none) and SIGALRM blocked (the watchdog is the main
+ * thread's). */
+void hosted_guard_thread(void *stack, size_t size);
 /* Notes the segment selectors after_fault puts back (main, first thing). */
 void hosted_save_segments(void);
 
@@ -37,5 +41,19 @@ const char *hosted_watchdog(uint32_t ms);
  * /proc/self/smaps; 0 with *why when unknown or mixed (struct platform's
  * page_size). */
 uint64_t hosted_page_size(const void *base, uint64_t size, const char **why);
+
+/* cpus.c: the CPUs the process may run on and their APIC IDs (describe),
+ * the CPU with an APIC ID (-1: none) and back (false: none), and the calling thread's own APIC ID
+ * and hybrid core type (0: not hybrid) from its CPUID. */
+void hosted_cpus_list(struct platform_hosted_info *h);
+int hosted_cpu_of(uint32_t apic_id);
+bool hosted_apic_of(int linux_cpu, uint32_t *apic_id);
+void hosted_identify_self(uint32_t *apic_id, unsigned *core_type);
+/* The CPU the main thread is pinned to (-1: not pinned). */
+int hosted_pinned_cpu(void);
+/* smp.c: struct platform's smp_start, smp_call and smp_wait. */
+void hosted_smp_start(const struct smp_request *req, struct smp_info *out);
+bool hosted_smp_call(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg);
+int hosted_smp_wait(unsigned slot, uint32_t ms, uintptr_t *result);
 
 #endif

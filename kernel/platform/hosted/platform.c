@@ -50,6 +50,11 @@ static void pin_to_current_cpu(void)
         pinned_cpu = here;
 }
 
+int hosted_pinned_cpu(void)
+{
+    return pinned_cpu;
+}
+
 static void map_big_memory(void)
 {
     if (big_tried)
@@ -89,6 +94,7 @@ static void describe(struct platform_info *info)
     struct platform_hosted_info *h = &info->hosted;
     info->kind = "hosted";
     h->have_uname = uname(&u) == 0;
+    hosted_cpus_list(h); /* before pinning: the CPUs the whole process may use */
     pin_to_current_cpu();
     map_big_memory();
     h->os = h->have_uname ? u.sysname : "unknown";
@@ -262,4 +268,8 @@ struct platform hosted_platform = {
     .read_byte = hosted_read_byte,
     .input_name = "stdin",
     .watchdog = hosted_watchdog,
+    .smp_start = hosted_smp_start,
+    .smp_call = hosted_smp_call,
+    .smp_wait = hosted_smp_wait,
+    .smp_same_mode = true,
 };

@@ -20,8 +20,14 @@ static void smp_text(const struct smp_info *s)
         log_text("smp: the other processors were not started: %s\n", s->why_not);
         return;
     }
-    log_text("smp: %u of %u other processors started (%s, start-up page 0x%x); boot processor APIC ID %u\n",
-             started, tried, s->method, (unsigned)s->trampoline, (unsigned)s->bsp_apic_id);
+    if (s->trampoline)
+        log_text("smp: %u of %u other processors started (%s, start-up page 0x%x); boot processor APIC ID %u\n",
+                 started, tried, s->method, (unsigned)s->trampoline, (unsigned)s->bsp_apic_id);
+    else
+        log_text("smp: %u of %u other processors started (%s); main thread's APIC ID %u\n", started, tried,
+                 s->method, (unsigned)s->bsp_apic_id);
+    if (s->pinned)
+        log_text("  %s\n", s->pinned);
     for (unsigned i = 0; i < s->n; i++) {
         const struct smp_cpu *c = &s->cpus[i];
         log_text("  APIC ID %u: %s", (unsigned)c->apic_id, state_names[c->state]);
@@ -29,6 +35,8 @@ static void smp_text(const struct smp_info *s)
             log_text(" after %u us", (unsigned)c->answer_us);
         if (c->state == SMP_FAULTED)
             log_text(", then %s at 0x%08x", fault_name(c->fault_vector), (unsigned)c->fault_eip);
+        if (c->state == SMP_NO_ANSWER && c->why)
+            log_text(" (%s)", c->why);
         log_text("\n");
     }
 }
@@ -37,6 +45,8 @@ static void cpu_fields(const struct smp_cpu *c)
 {
     rec_u64("apic_id", c->apic_id);
     rec_str("state", state_names[c->state]);
+    if (c->state == SMP_NO_ANSWER && c->why)
+        rec_str("reason", c->why);
     if (c->state != SMP_STARTED && c->state != SMP_FAULTED)
         return;
     rec_u64("answer_us", c->answer_us);
@@ -61,8 +71,13 @@ void write_smp(const struct smp_info *s)
         rec_str("reason", s->why_not);
     } else {
         rec_str("method", s->method);
-        rec_hex("trampoline", s->trampoline);
+        if (s->trampoline)
+            rec_hex("trampoline", s->trampoline);
+        else
+            rec_null("trampoline");
         rec_u64("bsp", s->bsp_apic_id);
+        if (s->pinned)
+            rec_str("pinned", s->pinned);
     }
     rec_arr_open("processors");
     for (unsigned i = 0; i < s->n; i++) {

@@ -20,6 +20,8 @@ static void text(const struct tsc_sync *t, bool trusted)
                      (unsigned long long)c->uncertainty[1], tsc_verdict_name(c->verdict));
         if (c->have_adjust)
             log_text("; TSC_ADJUST %lld", (long long)c->adjust);
+        else if (t->adjust_exists && c->measured) /* e.g. ring 3: MSRs refused */
+            log_text("; TSC_ADJUST not readable here");
         log_text("\n");
     }
     log_text("  verdict: %s%s\n", tsc_verdict_name(t->verdict), trusted ? "" : " (timings untrusted here)");
