@@ -488,6 +488,15 @@ int suite_serve(const struct platform *p, int (*session)(const struct platform *
     return status;
 }
 
+/* bench= selects an smp/ declaration (between_cores.c runs it after the suite). */
+static bool smp_selected(void)
+{
+    for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++)
+        if (selected(b->name))
+            return true;
+    return false;
+}
+
 int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
@@ -505,7 +514,7 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
     }
     unsigned ran;
     status = status_worst(status, suite_run_selected(p, &ran));
-    if (!ran && !opt_sweep[0])
+    if (!ran && !opt_sweep[0] && !smp_selected())
         log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
     if (opt_sweep[0])
         status = status_worst(status, event_sweep(p, &cfg));
