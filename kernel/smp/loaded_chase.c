@@ -27,6 +27,8 @@ struct streamer {
     uint32_t sum;
 } __attribute__((aligned(128)));
 
+/* One per processor of the pool (not per place in a step): one that was
+ * abandoned while still running never writes into another's. */
 static struct streamer streamers[LOADED_MAX_STREAMERS];
 
 /* A read of every 64-byte line of the buffer, pass after pass, until the
@@ -120,11 +122,12 @@ static void start_streamers(const struct platform *p, const struct pool *pl, con
 {
     shared.stop = 0;
     for (unsigned i = 0; i < k; i++) {
-        streamers[i] = (struct streamer){ .buf = buffers + i * stream_bytes, .len = stream_bytes };
-        posted[i] = p->smp_call(pl->slot[pick[i]], stream, (uintptr_t)&streamers[i]);
+        struct streamer *st = &streamers[pick[i]];
+        *st = (struct streamer){ .buf = buffers + i * stream_bytes, .len = stream_bytes };
+        posted[i] = p->smp_call(pl->slot[pick[i]], stream, (uintptr_t)st);
     }
     for (unsigned i = 0; i < k; i++)
-        for (uint32_t spins = 0; posted[i] && !streamers[i].started && spins < SPIN_LIMIT; spins++)
+        for (uint32_t spins = 0; posted[i] && !streamers[pick[i]].started && spins < SPIN_LIMIT; spins++)
             continue;
 }
 
@@ -147,8 +150,8 @@ static bool run_step(const struct platform *p, struct pool *pl, unsigned k, uint
             abandon(pl, pick[i], out);
             continue;
         }
-        st->stream[i].bytes = streamers[i].bytes;
-        st->stream[i].ticks = streamers[i].ticks;
+        st->stream[i].bytes = streamers[pick[i]].bytes;
+        st->stream[i].ticks = streamers[pick[i]].ticks;
     }
     return true;
 }
