@@ -32,32 +32,41 @@ static uint64_t bytes_per_mtick(const struct loaded_stream *x)
     return u64_divmod(x->bytes * 1000000ull, x->ticks, 0);
 }
 
+#define PER_LINE 4 /* streamers per line: a row fits 80 columns */
+
+/* A step's streamers: APIC ID and bytes per tick, PER_LINE to a line. */
+static void stream_cells(const struct loaded_step *st)
+{
+    if (!st->streamers)
+        log_text("    -");
+    for (unsigned i = 0; i < st->streamers; i++) {
+        const struct loaded_stream *x = &st->stream[i];
+        uint64_t bpt = x->ticks ? bytes_per_mtick(x) / 10000 : 0;
+        if (i && i % PER_LINE == 0)
+            log_text("\n%35s", ""); /* under the first streamer */
+        if (x->ticks)
+            log_text("  %3u: %llu.%02u", (unsigned)x->apic_id, (unsigned long long)(bpt / 100),
+                     (unsigned)(bpt % 100));
+        else
+            log_text("  %3u: -", (unsigned)x->apic_id);
+    }
+    log_text("\n");
+}
+
 static void table(const struct loaded_result *r)
 {
-    log_text("\n== " NAME ": chase over %llu KiB (LLC L%u %llu KiB) on APIC ID %u, "
-             "streamers reading %llu KiB each ==\n",
+    log_text("\n== " NAME ": chase over %llu KiB (L%u: %llu KiB) on APIC ID %u ==\n",
              (unsigned long long)(r->working_set >> 10), r->llc_level, (unsigned long long)(r->llc >> 10),
-             (unsigned)r->chaser_apic, (unsigned long long)(r->stream_bytes >> 10));
-    log_text("  streamers  min ticks/load  median ticks/load  streaming (APIC ID: bytes/tick)\n");
+             (unsigned)r->chaser_apic);
+    log_text("  ticks per load of the chase beside streamers reading %llu KiB each (their bytes/tick)\n",
+             (unsigned long long)(r->stream_bytes >> 10));
+    log_text("  streamers         min      median  APIC ID: bytes/tick\n");
     for (unsigned s = 0; s < r->nsteps; s++) {
         const struct loaded_step *st = &r->step[s];
-        log_text("  %9u    ", st->streamers);
+        log_text("  %9u", st->streamers);
         text_x100(st->min_x100);
-        log_text("       ");
         text_x100(st->median_x100);
-        log_text("  ");
-        if (!st->streamers)
-            log_text(" -");
-        for (unsigned i = 0; i < st->streamers; i++) {
-            const struct loaded_stream *x = &st->stream[i];
-            uint64_t bpt = x->ticks ? bytes_per_mtick(x) / 10000 : 0;
-            if (x->ticks)
-                log_text(" %u: %llu.%02u", (unsigned)x->apic_id, (unsigned long long)(bpt / 100),
-                         (unsigned)(bpt % 100));
-            else
-                log_text(" %u: -", (unsigned)x->apic_id);
-        }
-        log_text("\n");
+        stream_cells(st);
     }
 }
 
