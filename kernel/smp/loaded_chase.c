@@ -7,7 +7,12 @@
 #include "harness/bench_services.h"
 #include "lib/div64.h"
 #include "lib/kstring.h"
+#include "lib/option.h"
 #include "stats/stats.h"
+
+OPTION_UINT(streamfault, "streamfault", 0, 0, 0xffffffffu,
+            "test: in smp/chase/loaded the streamer with this APIC ID (not the boot one) faults (#UD) "
+            "as it starts streaming; it is abandoned and the run completes");
 
 #define SPIN_LIMIT (1u << 28) /* about a second of spinning: generous for a loaded emulator */
 #define WAIT_MS 5000
@@ -21,6 +26,7 @@ static struct {
 /* One streamer's buffer and what it reports; a cache line pair of its own. */
 struct streamer {
     volatile uint32_t started;
+    bool fault;                 /* streamfault=: the test of abandoning a streamer */
     const uint8_t *buf;
     uintptr_t len;
     uint64_t bytes, ticks;
@@ -38,6 +44,8 @@ static uintptr_t stream(uintptr_t arg)
     struct streamer *st = (struct streamer *)arg;
     uint64_t t0 = cpu_rdtsc_native(), n = 0;
     uint32_t sum = 0;
+    if (st->fault)
+        __asm__ volatile("ud2"); /* its own guard catches it; smp_wait then says lost */
     st->started = 1;
     for (uint32_t pass = 0; pass < MAX_PASSES && !shared.stop; pass++)
         for (uintptr_t off = 0; off + CHUNK <= st->len && !shared.stop; off += CHUNK) {
@@ -123,7 +131,8 @@ static void start_streamers(const struct platform *p, const struct pool *pl, con
     shared.stop = 0;
     for (unsigned i = 0; i < k; i++) {
         struct streamer *st = &streamers[pick[i]];
-        *st = (struct streamer){ .buf = buffers + i * stream_bytes, .len = stream_bytes };
+        *st = (struct streamer){ .buf = buffers + i * stream_bytes, .len = stream_bytes,
+                                 .fault = opt_streamfault && pl->apic[pick[i]] == opt_streamfault };
         posted[i] = p->smp_call(pl->slot[pick[i]], stream, (uintptr_t)st);
     }
     for (unsigned i = 0; i < k; i++)

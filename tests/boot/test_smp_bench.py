@@ -147,6 +147,21 @@ def test_loaded_chase_in_long_mode(boot):
     assert_steps(loaded(log), [1])
 
 
+def test_faulting_streamer_is_abandoned_and_the_run_completes(boot):
+    """streamfault=2: APIC ID 2 faults as it starts streaming in step 2. It
+    is abandoned with a warn note; step 3 would need three streamers, and
+    only 1 and 3 are left, so the record ends after step 2."""
+    log = boot(smp="4", cmdline=f"bench=calib/empty,smp/chase/loaded streamfault=2 {SMALL}")
+    r = loaded(log)
+    assert r["lost"] == [2]
+    assert [s["streamers"] for s in r["steps"]] == [0, 1, 2]
+    assert [x["apic_id"] for x in r["steps"][2]["streams"]] == [1, 2]
+    assert r["steps"][2]["streams"][1]["ticks"] == 0 and r["steps"][2]["streams"][1]["bytes_per_tick"] is None
+    assert [n["text"] for n in log.notes(level="warn", topic="smp")] == \
+        ["smp/chase/loaded: the processor with APIC ID 2 faulted or did not finish; abandoned"]
+    assert log.of_type("result")                   # the suite ran, the log is whole
+
+
 def test_loaded_chase_needs_two_processors(boot):
     log = boot(cmdline=f"bench=smp/chase/loaded {SMALL}")
     assert_complete(log)
