@@ -19,6 +19,10 @@ OPTION_UINT(streamfault, "streamfault", 0, 0, 0xffffffffu,
 #define CHUNK 4096u           /* a streamer looks at the stop flag once per 4 KiB */
 #define MAX_PASSES 4096u      /* a streamer's own bound, should the stop never come */
 
+/* The stop flag, on a line of its own. Plain stores and loads suffice: x86
+ * makes a processor's stores visible to the others in program order (SDM
+ * Vol. 3A §8.2.2), so a streamer's bytes and ticks are in memory before its
+ * mailbox says it finished, and the buffers it was given before it starts. */
 static struct {
     volatile uint32_t stop __attribute__((aligned(128)));
 } shared __attribute__((aligned(128)));
