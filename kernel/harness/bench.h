@@ -209,4 +209,7 @@ struct bench {
 
 #include "long64/bench_asm64.h"
 
+/* Measurements between processors (the smp/ group): BENCH_SMP. */
+#include "between/bench_smp.h"
+
 #endif

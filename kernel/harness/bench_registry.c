@@ -81,6 +81,22 @@ static const char *avx512_state_unmet(const struct cpu_xstate *xs, char *buf, si
     return buf;
 }
 
+/* The first CPUID feature of needs (FEAT_NONE ends it) this CPU lacks. */
+static const char *features_unmet(const int *needs, int max, char *buf, size_t size)
+{
+    for (int i = 0; i < max && needs[i] != FEAT_NONE; i++) {
+        enum cpu_feature f = (enum cpu_feature)needs[i];
+        if (!cpu_has(cpu, f)) {
+            unsigned w = cpu_feature_word(f), bit = cpu_feature_bit(f);
+            const char *name = cpu_feature_name(w, bit);
+            ksnprintf(buf, size, "needs %s (CPUID %s bit %u), which this CPU lacks",
+                      name ? name : "a feature", cpu_feature_word_name(w), bit);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t size)
 {
     if (long_mode_unmet(b, buf, size))
@@ -99,18 +115,32 @@ const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t siz
     }
     if (needs_avx_state(b) && avx_state_unmet(cpu_xstate, buf, size))
         return buf;
-    for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++) {
-        enum cpu_feature f = (enum cpu_feature)b->needs[i];
-        if (!cpu_has(cpu, f)) {
-            unsigned w = cpu_feature_word(f), bit = cpu_feature_bit(f);
-            const char *name = cpu_feature_name(w, bit);
-            ksnprintf(buf, size, "needs %s (CPUID %s bit %u), which this CPU lacks",
-                      name ? name : "a feature", cpu_feature_word_name(w), bit);
-            return buf;
-        }
-    }
+    if (features_unmet(b->needs, BENCH_NEEDS_MAX, buf, size))
+        return buf;
     /* After the CPUID features: a CPU without AVX-512 is told so first. */
     if (needs_avx512_state(b) && avx512_state_unmet(cpu_xstate, buf, size))
         return buf;
     return NULL;
+}
+
+unsigned smp_bench_running(const struct platform *p, const struct smp_info *s)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; p && p->smp_call && s && i < s->n; i++)
+        n += s->cpus[i].state == SMP_BSP || s->cpus[i].state == SMP_STARTED;
+    return n ? n : 1;
+}
+
+const char *smp_bench_unmet(const struct smp_bench *b, unsigned running, char *buf, size_t size)
+{
+    static const char *const counts[] = { "two", "two", "two", "three", "four" };
+    unsigned need = b->min_cpus < 2 ? 2 : b->min_cpus; /* between processors: two at least */
+    if (running < need) {
+        if (need < sizeof counts / sizeof counts[0])
+            ksnprintf(buf, size, "needs %s running processors, %u here", counts[need], running);
+        else
+            ksnprintf(buf, size, "needs %u running processors, %u here", need, running);
+        return buf;
+    }
+    return features_unmet(b->needs, BENCH_SMP_NEEDS_MAX, buf, size);
 }

@@ -35,6 +35,8 @@ struct tsc_sync;
 void write_tsc_sync(const struct tsc_sync *t, bool trusted); /* the "tsc_sync" record */
 struct sibling_result;
 void write_sibling(const struct sibling_result *r, bool trusted); /* "sibling", or its skip */
+struct loaded_result;
+void write_loaded_chase(const struct loaded_result *r, bool trusted); /* "smp_loaded", or its skip */
 void write_run_complete(int status);
 void write_help(void);                                     /* option help: every option */
 
@@ -105,6 +107,9 @@ void write_serve_end(const char *why);
 
 /* Benchmarks (write_bench.c, write_result.c) */
 void write_bench_list_heading(unsigned count);
+/* A declared smp/ measurement in the list: a "bench" record with "smp":true
+ * and "min_cpus" (unmet: why it cannot run here, or NULL). */
+void write_smp_bench_entry(const struct smp_bench *b, const char *unmet);
 void write_bench_entry(const struct bench *b, const char *unmet);   /* unmet: NULL or why not here */
 void write_results_heading(const struct measure_config *cfg);
 void write_result(const struct result *r);

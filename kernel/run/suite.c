@@ -19,6 +19,7 @@
 #include "platform/status.h"
 #include "progress.h"
 #include "on_cpus.h"
+#include "smp_phase.h"
 #include "suite.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
@@ -414,10 +415,16 @@ static void finish_counters(void)
 
 void suite_list(const struct platform *p)
 {
-    write_bench_list_heading(all_count());
+    write_bench_list_heading(all_count() + smp_bench_count());
     for (unsigned i = 0; i < all_count(); i++) {
         char why[160];
         write_bench_entry(all_at(i), unmet_here(p, all_at(i), why, sizeof why));
+    }
+    /* The smp/ declarations (between_cores.c runs them after the suite). */
+    unsigned running = smp_bench_running(p, smp_started());
+    for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++) {
+        char why[160];
+        write_smp_bench_entry(b, smp_bench_unmet(b, running, why, sizeof why));
     }
 }
 
@@ -481,6 +488,15 @@ int suite_serve(const struct platform *p, int (*session)(const struct platform *
     return status;
 }
 
+/* bench= selects an smp/ declaration (between_cores.c runs it after the suite). */
+static bool smp_selected(void)
+{
+    for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++)
+        if (selected(b->name))
+            return true;
+    return false;
+}
+
 int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
@@ -498,7 +514,7 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
     }
     unsigned ran;
     status = status_worst(status, suite_run_selected(p, &ran));
-    if (!ran && !opt_sweep[0])
+    if (!ran && !opt_sweep[0] && !smp_selected())
         log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
     if (opt_sweep[0])
         status = status_worst(status, event_sweep(p, &cfg));
