@@ -252,7 +252,8 @@ $(HOSTED_BIN): $(HOSTED_KOBJS) $(HOSTED_OBJS)
 
 # The 64-bit hosted runner, build/cyclekit-hosted64: the same portable harness
 # built for x86_64 (no -march=i586: it only runs on x86-64 CPUs), the hosted
-# platform, and only the 64-bit benchmark files (bench/*64_*.c, BENCH64 bodies):
+# platform, and only the 64-bit benchmark files (bench/*64_*.c, BENCH64 bodies)
+# and the declarations of the measurements between processors (bench/smp_*.c):
 # a 32-bit body cannot be assembled in long mode. The 32-bit-only pieces are
 # replaced: jump.S by jump64.S, probe.S by probe64.S (both in PORTABLE_SRCS).
 HOSTED64_BIN   := $(BUILD)/cyclekit-hosted64
@@ -261,7 +262,7 @@ HOSTED64_ONLY32 := kernel/platform/jump.S kernel/harness/probe.S
 HOSTED64_KCFLAGS := $(filter-out -m32 -march=i586 -mtune=pentium,$(KCFLAGS)) -m64
 HOSTED64_CFLAGS := $(filter-out -m32 -march=i586,$(HOSTED_CFLAGS)) -m64
 HOSTED64_KOBJS := $(patsubst %,$(BUILD)/h64/%.o,$(filter-out $(HOSTED64_ONLY32),$(PORTABLE_SRCS)) \
-                    $(sort $(wildcard bench/*64_*.c)) $(VERSION_SRC))
+                    $(sort $(wildcard bench/*64_*.c bench/smp_*.c)) $(VERSION_SRC))
 HOSTED64_OBJS  := $(patsubst %,$(BUILD)/h64/%.o,$(sort $(wildcard kernel/platform/hosted/*.c)))
 $(BUILD)/h64/kernel/platform/hosted/%.c.o: kernel/platform/hosted/%.c Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
