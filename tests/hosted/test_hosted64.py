@@ -47,7 +47,8 @@ def run64(*args, timeout=300):
 
 
 def declared64(log):
-    names = [b["name"] for b in log.of_type("bench")]
+    """The 64-bit bodies it declares (the smp/ measurements between processors have none)."""
+    names = [b["name"] for b in log.of_type("bench") if not b.get("smp")]
     assert names, "`list` printed no bench records"
     return names
 
@@ -58,6 +59,9 @@ def test_lists_only_64bit_benchmarks():
     names = declared64(log)
     assert all(n.startswith(PREFIXES) for n in names), [n for n in names if not n.startswith(PREFIXES)]
     assert len(names) == len(set(names))
+    # Besides them, only the smp/ measurements between processors (bench/smp_*.c).
+    between = [b["name"] for b in log.of_type("bench") if b.get("smp")]
+    assert between and all(n.startswith("smp/") for n in between), between
 
 
 def test_every_64bit_benchmark_gives_a_result_or_a_reason():

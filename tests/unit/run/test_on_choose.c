@@ -200,7 +200,7 @@ static void on_targets_notes_the_hybrid_default_once(void **state)
     static const struct platform fake = { .name = "fake", .smp_start = fake_start };
     static const uint32_t ids[] = { 0, 1, 2, 3 };
     struct on_target t[SMP_MAX_CPUS];
-    smp_phase(&fake, ids, 4, true, 0);
+    smp_phase(&fake, ids, 4, "the MADT", 0);
     capture_reset();
     assert_int_equal(on_targets(t, SMP_MAX_CPUS), 3);
     assert_true(on_names_cpu());
