@@ -6,12 +6,12 @@
  * in its mailbox with interrupts off (SDM Vol. 3A §8.4: MP initialization). */
 #include "ap.h"
 #include "ap_fault.h"
+#include "ap_overflow.h"
 #include "ap_tables.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "platform/bare/io.h"
 #include "platform/bare/long/long_mode.h"
-#include "platform/bare/long/long_pages.h"
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/safe.h"
 
@@ -147,23 +147,6 @@ static void enter_long(unsigned slot, struct ap_box *box)
     box->mode = 64;
 }
 
-/* smpfault= with smpfaultkind=overflow: push until the stack is gone. In
- * long mode the page below the stack is made not present (a #PF, whose
- * delivery faults again: #DF on IST1); in 32-bit mode paging is off, so SS
- * becomes an expand-down segment whose limit is the stack's bottom (a #SS,
- * whose delivery raises #SS again: #DF through the task gate). SDM Vol. 3A
- * §6.15 Interrupt 8, Table 6-5. Where the page cannot be unmapped the AP
- * executes UD2 instead (vector 6 in its report, not 8). */
-static void overflow(unsigned slot, const struct ap_box *box)
-{
-    if (box->mode == 64) {
-        if (!long_pages_unmap(ap_guard_page(slot)))
-            __asm__ volatile("ud2");
-        __asm__ volatile("1: pushl %%eax\n jmp 1b" : : : "memory");
-    }
-    __asm__ volatile("movw %w0, %%ss\n1: pushl %%eax\n jmp 1b" : : "r"(AP_SEL_STACK) : "memory");
-}
-
 /* PAUSE (F3 90) is REP NOP on processors before it existed (SDM Vol. 2B,
  * PAUSE), but the Pentium check rejects its mnemonic: it lives with the
  * code that is checked apart. */
@@ -195,7 +178,7 @@ static void ap_main(void)
     if (fault_apic != SMP_NO_FAULT && box->apic_id == fault_apic) {
         /* smpfault=: the test of this guard, before it checks in */
         if (fault_kind == SMP_FAULT_OVERFLOW)
-            overflow(slot, box);
+            ap_overflow(slot, box->mode == 64); /* returns where it cannot: UD2 instead */
         __asm__ volatile("ud2");
     }
     box->state = AP_READY; /* the boot processor waits for this */

@@ -28,10 +28,10 @@
 #define PAGE 4096
 
 struct ap_memory {
-    uint8_t guard[PAGE];            /* below the stack: the overflow test's boundary */
+    uint8_t guard[PAGE];            /* below the stack: unmapped for the overflow test */
     uint8_t stack[AP_STACK];
     uint8_t df_stack[AP_DF_STACK];
-    uint64_t gdt[AP_GDT_ENTRIES];
+    uint64_t gdt[GDT_ENTRIES];
     struct tss32 main_tss, df_tss;
     struct tss64 tss64;
 } __attribute__((aligned(PAGE)));
@@ -93,6 +93,11 @@ const struct tss32 *ap_main_tss(unsigned slot)
     return &mem[slot].main_tss;
 }
 
+void ap_df_task_cr3(unsigned slot, uint32_t cr3)
+{
+    mem[slot].df_tss.cr3 = cr3;
+}
+
 static uint32_t read_cr3(void)
 {
     uint32_t v;
@@ -128,11 +133,6 @@ void ap_tables_load32(unsigned slot)
     __asm__ volatile("sgdt %0" : "=m"(gdtr));
     kmemcpy(m->gdt, (const void *)(uintptr_t)gdtr.base, GDT_ENTRIES * 8);
     fill_tasks(m);
-    /* Expand-down, writable data (type 6), 4 KiB granular, B=1: valid
-     * offsets lie above the limit (§3.4.5.1), so with the limit at the
-     * stack's bottom a push below it raises #SS instead of writing there. */
-    uint32_t bottom = (uint32_t)(uintptr_t)m->stack;
-    m->gdt[AP_SEL_STACK >> 3] = gdt_descriptor(0, (bottom >> 12) - 1, 0x96, 0xc);
     gdtr.limit = sizeof m->gdt - 1;
     gdtr.base = (uint32_t)(uintptr_t)m->gdt;
     __asm__ volatile("lgdt %0\n ltr %w1\n lidt %2"

@@ -9,11 +9,6 @@
 #include "platform/bare/traps/gdt.h"
 #include "platform/bare/traps/tss.h"
 
-/* One more entry than the boot processor's GDT: the overflow test's stack
- * segment (expand-down, its limit at the AP's stack bottom). */
-#define AP_SEL_STACK  (GDT_ENTRIES * 8)
-#define AP_GDT_ENTRIES (GDT_ENTRIES + 1)
-
 /* The addresses of the entry points (ap.c passes them, so this file depends
  * on no handler): the 32-bit stubs (ap_entry.S), the 64-bit ones
  * (ap_isr64.S), the 32-bit double-fault task's first instruction. */
@@ -34,6 +29,9 @@ int ap_slot_of(uintptr_t sp);
 /* slot's main task, where a task switch to its double-fault task saved the
  * interrupted state. */
 const struct tss32 *ap_main_tss(unsigned slot);
+/* The page directory slot's double-fault task switches to (the task switch
+ * loads CR3 from the TSS, SDM Vol. 3A §7.3): the overflow test's map. */
+void ap_df_task_cr3(unsigned slot, uint32_t cr3);
 /* On the AP, paging off: its own GDT copy (from the GDT it runs on, the boot
  * processor's), TR = its main TSS, IDT = the 32-bit one (#DF a task gate). */
 void ap_tables_load32(unsigned slot);
