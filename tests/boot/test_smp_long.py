@@ -108,3 +108,16 @@ def test_uefi_long_mode_starts_every_processor(boot):
     assert states(log) == {0: "boot", 1: "started", 2: "started", 3: "started"}
     assert all(processors(log)[i]["mode"] == 64 for i in (1, 2, 3))
     assert results_by_name(log)["lat64/add"] == [0, 1, 2, 3]
+
+
+def test_an_ap_took_the_boot_processors_xsave_state(boot):
+    """An AVX2 gather raises #UD unless CR4.OSXSAVE and XCR0's YMM bits are
+    set: on the AP it runs only because the AP took both from the boot
+    processor before entering long mode."""
+    log = boot(qemu="x86_64", cpu="max", smp="2", cmdline="bench=simd64/vpgatherdd_ymm samples=5 on=all")
+    assert_complete(log)
+    skips = log.of_type("skip")
+    if skips and not log.of_type("result"):
+        pytest.skip(f"this QEMU's -cpu max has no AVX2: {skips[0]['reason']}")
+    assert [r["cpu"] for r in log.of_type("result")] == [0, 1]
+    assert skips == [] and log.notes(level="error") == []
