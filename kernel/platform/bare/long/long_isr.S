@@ -19,7 +19,10 @@
  * stub's frame with the faulted code.
  *
  * The #DF vector uses IST1 (long_idt.c) and calls long_double_fault(),
- * which reports and stops. */
+ * which reports and stops.
+ *
+ * The two macros (ISR64, ISR64_COMMON) live in isr64_macros.inc: the
+ * application processors' stubs (smp/ap_isr64.S) are made from them too. */
 #include "platform/bare/traps/gdt.h"
 
 #include "isr64_macros.inc"
