@@ -187,10 +187,6 @@ struct platform {
      * SMP_LOST (it faulted: its guard parked it). NULL with smp_start. */
     bool (*smp_call)(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg);
     int (*smp_wait)(unsigned slot, uint32_t ms, uintptr_t *result);
-    /* The started processors run in the main one's mode, so 64-bit bodies
-     * run there too (the hosted runner's threads); false: they run the
-     * 32-bit path (bare metal's application processors). */
-    bool smp_same_mode;
 };
 
 /* The platform in use, installed once before anything is printed. */

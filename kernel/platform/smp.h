@@ -9,6 +9,9 @@
 #define SMP_MAX_CPUS 64
 #define SMP_NO_FAULT 0xffffffffu
 
+/* smpfaultkind=: how the smpfault= processor faults (ud2, or a stack overflow: a double fault). */
+enum { SMP_FAULT_UD = 0, SMP_FAULT_OVERFLOW = 1 };
+
 enum { SMP_DONE = 0, SMP_BUSY = 1, SMP_LOST = 2 }; /* smp_wait's answers */
 
 enum smp_state {
@@ -28,12 +31,15 @@ struct smp_cpu {
     unsigned fault_vector;      /* SMP_FAULTED: the exception */
     uint32_t fault_eip, fault_error;
     const char *why;            /* SMP_NO_ANSWER: why, where the platform knows (NULL: the bound passed) */
+    unsigned mode;              /* started or faulted: 64 (long mode, as the boot processor) or 32 */
+    const char *why_32;         /* mode 32 under a long-mode boot processor: why (else NULL) */
 };
 
 struct smp_request {
     const uint32_t *apic_ids;   /* every processor to start (the boot one is skipped) */
     unsigned n;
-    uint32_t fault_apic_id;     /* smpfault=: this one faults after checking in */
+    uint32_t fault_apic_id;     /* smpfault=: this one faults before checking in */
+    unsigned fault_kind;        /* SMP_FAULT_UD or SMP_FAULT_OVERFLOW (smpfaultkind=) */
     uint32_t answer_ms;         /* how long to wait for each */
 };
 

@@ -12,6 +12,12 @@ OPTION_STR(cpus, "cpus", 128, "all",
            "or a list of APIC IDs with commas (0,2,5)");
 OPTION_UINT(smpfault, "smpfault", 0, 0, 0xffffffffu,
             "test: the processor with this APIC ID (not the boot one) faults as it starts");
+static const struct option_name fault_kinds[] = {
+    { "ud", SMP_FAULT_UD }, { "overflow", SMP_FAULT_OVERFLOW }, { NULL, 0 },
+};
+OPTION_ENUM(smpfaultkind, "smpfaultkind", SMP_FAULT_UD, fault_kinds,
+            "with smpfault=: ud (it executes UD2: #UD) or overflow (it pushes until its stack is "
+            "gone: a double fault, caught on its own double-fault stack)");
 
 #define ANSWER_MS 1000 /* TCG on a loaded host can take long; real ones answer in microseconds */
 
@@ -115,7 +121,8 @@ void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, c
             log_note("info", "smp", "one processor is used (no MADT)");
         return;
     }
-    struct smp_request req = { ids, want, opt_smpfault ? (uint32_t)opt_smpfault : SMP_NO_FAULT, ANSWER_MS };
+    struct smp_request req = { ids, want, opt_smpfault ? (uint32_t)opt_smpfault : SMP_NO_FAULT,
+                               opt_smpfaultkind, ANSWER_MS };
     kmemset(&smp, 0, sizeof smp);
     p->smp_start(&req, &smp);
     for (unsigned i = 0; i < n && smp.n < SMP_MAX_CPUS && !smp.why_not; i++)

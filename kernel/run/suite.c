@@ -275,12 +275,13 @@ static int measure_elsewhere(const struct platform *p, struct guarded_measure *g
 static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
                       struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t)
 {
-    if (b->mode == 64 && t->slot != ON_BOOT && !p->smp_same_mode) {
-        /* The started processors run the 32-bit path (bare/smp/ap_entry.S):
-         * a 64-bit body runs on the boot processor only. */
-        char why[120];
-        ksnprintf(why, sizeof why, "64-bit body: the processor with APIC ID %u runs the 32-bit path "
-                  "(long mode is entered by the boot processor only)", (unsigned)t->apic_id);
+    if (b->mode == 64 && t->slot != ON_BOOT && smp_started()->cpus[t->slot].mode != 64) {
+        /* A started processor enters long mode with the boot processor
+         * (bare/smp/ap.c); one that could not runs the 32-bit path only. */
+        const char *why_32 = smp_started()->cpus[t->slot].why_32;
+        char why[160];
+        ksnprintf(why, sizeof why, "64-bit body: the processor with APIC ID %u runs the 32-bit path (%s)",
+                  (unsigned)t->apic_id, why_32 ? why_32 : "it did not enter long mode");
         write_skip(b->name, why);
         return STATUS_OK;
     }

@@ -271,5 +271,4 @@ struct platform hosted_platform = {
     .smp_start = hosted_smp_start,
     .smp_call = hosted_smp_call,
     .smp_wait = hosted_smp_wait,
-    .smp_same_mode = true,
 };

@@ -187,6 +187,7 @@ static void start_one(unsigned slot, const struct smp_request *req, struct smp_c
     c->reported_apic_id = box->apic_id;
     c->core_type = box->core_type;
     c->state = box->state == BOX_FAULTED ? SMP_FAULTED : SMP_STARTED;
+    c->mode = sizeof(void *) * 8; /* a thread runs in the process's mode: 64 in cyclekit-hosted64 */
     c->fault_vector = box->fault.vector;
     c->fault_eip = box->fault.eip;
     c->fault_error = box->fault.error_code;

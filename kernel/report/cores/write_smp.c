@@ -32,7 +32,9 @@ static void smp_text(const struct smp_info *s)
         const struct smp_cpu *c = &s->cpus[i];
         log_text("  APIC ID %u: %s", (unsigned)c->apic_id, state_names[c->state]);
         if (c->state == SMP_STARTED || c->state == SMP_FAULTED)
-            log_text(" after %u us", (unsigned)c->answer_us);
+            log_text(" after %u us, %u-bit mode", (unsigned)c->answer_us, c->mode);
+        if (c->why_32)
+            log_text(" (%s)", c->why_32);
         if (c->state == SMP_FAULTED)
             log_text(", then %s at 0x%08x", fault_name(c->fault_vector), (unsigned)c->fault_eip);
         if (c->state == SMP_NO_ANSWER && c->why)
@@ -51,6 +53,9 @@ static void cpu_fields(const struct smp_cpu *c)
         return;
     rec_u64("answer_us", c->answer_us);
     rec_u64("cpuid_apic_id", c->reported_apic_id);
+    rec_u64("mode", c->mode);
+    if (c->why_32)
+        rec_str("mode_reason", c->why_32);
     if (c->core_type)
         rec_u64("core_type", c->core_type);
     else

@@ -10,32 +10,10 @@
 #include "long_idt.h"
 #include "platform/bare/traps/gdt.h"
 
-struct gate64 {
-    uint16_t offset_lo, selector;
-    uint8_t ist, flags;
-    uint16_t offset_mid;
-    uint32_t offset_hi, reserved;
-} __attribute__((packed));
-_Static_assert(sizeof(struct gate64) == 16, "SDM Vol. 3A Figure 6-8");
-
-struct tss64 {
-    uint32_t reserved0;
-    uint64_t rsp[3];
-    uint64_t reserved1;
-    uint64_t ist[7];
-    uint64_t reserved2;
-    uint16_t reserved3, iomap;
-} __attribute__((packed));
-_Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 7-11");
-
 static struct gate64 idt64[34] __attribute__((aligned(16)));
 static struct tss64 tss64 __attribute__((aligned(128)));
 static uint8_t df_stack64[16384] __attribute__((aligned(16)));
 extern const uint32_t isr64_stubs[34]; /* 0-31 exceptions, 32-33 the watchdog */
-
-/* 64-bit code segment: L=1, D=0 (SDM Vol. 3A §5.2.1, §3.4.5), present,
- * DPL 0, execute/read, G=1. */
-#define CODE64_DESCRIPTOR 0x00af9a000000ffffull
 
 void long_idt_init(struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr)
 {

@@ -19,105 +19,13 @@
  * stub's frame with the faulted code.
  *
  * The #DF vector uses IST1 (long_idt.c) and calls long_double_fault(),
- * which reports and stops. */
+ * which reports and stops.
+ *
+ * The two macros (ISR64, ISR64_COMMON) live in isr64_macros.inc: the
+ * application processors' stubs (smp/ap_isr64.S) are made from them too. */
 #include "platform/bare/traps/gdt.h"
 
-#define SEL_DATA_ 0x10
-#define REGS 120            /* 15 saved registers below the vector */
-#define F32 64              /* the 32-bit frame (52 bytes) padded to 64 */
-#define AT(x) (F32 + (x))
-
-.macro ISR64 n, err, target
-isr64_\n:
-    .if \err == 0
-    pushq $0
-    .endif
-    pushq $\n
-    jmp isr64_common_\target
-.endm
-
-/* The common path, once per C target. */
-.macro ISR64_COMMON target
-isr64_common_\target:
-    pushq %rax
-    pushq %rcx
-    pushq %rdx
-    pushq %rbx
-    pushq %rbp
-    pushq %rsi
-    pushq %rdi
-    pushq %r8
-    pushq %r9
-    pushq %r10
-    pushq %r11
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
-    subq $F32, %rsp
-    /* struct isr_frame: edi esi ebp esp ebx edx ecx eax vector err eip cs eflags */
-    movl AT(64)(%rsp), %eax;  movl %eax, 0(%rsp)    /* rdi */
-    movl AT(72)(%rsp), %eax;  movl %eax, 4(%rsp)    /* rsi */
-    movl AT(80)(%rsp), %eax;  movl %eax, 8(%rsp)    /* rbp */
-    movl AT(160)(%rsp), %eax; movl %eax, 12(%rsp)   /* the interrupted RSP */
-    movl AT(88)(%rsp), %eax;  movl %eax, 16(%rsp)   /* rbx */
-    movl AT(96)(%rsp), %eax;  movl %eax, 20(%rsp)   /* rdx */
-    movl AT(104)(%rsp), %eax; movl %eax, 24(%rsp)   /* rcx */
-    movl AT(112)(%rsp), %eax; movl %eax, 28(%rsp)   /* rax */
-    movl AT(120)(%rsp), %eax; movl %eax, 32(%rsp)   /* vector */
-    movl AT(128)(%rsp), %eax; movl %eax, 36(%rsp)   /* error code */
-    movl AT(136)(%rsp), %eax; movl %eax, 40(%rsp)   /* rip */
-    movl AT(144)(%rsp), %eax; movl %eax, 44(%rsp)   /* cs */
-    movl AT(152)(%rsp), %eax; movl %eax, 48(%rsp)   /* rflags */
-    /* To compatibility mode: a far return to the 32-bit code segment. */
-    pushq $SEL_CODE
-    movl $1f, %eax              /* (a 32-bit ELF cannot relocate PUSH imm32 in 64-bit code) */
-    pushq %rax
-    lretq
-    /* The compatibility-mode half lives in the 32-bit core's .text (checked
-     * for the Pentium like all of it); .text.long holds 64-bit code only. */
-    .pushsection .text
-    .code32
-1:  /* The flat selectors, as the 32-bit stubs load them (a body may have
-     * loaded others); SS too, which compatibility mode uses with its limit. */
-    movl $SEL_DATA_, %eax
-    movw %ax, %ds
-    movw %ax, %es
-    movw %ax, %fs
-    movw %ax, %gs
-    movw %ax, %ss
-    cld
-    movl %esp, %eax
-    pushl 12(%eax)
-    pushl %eax
-    call \target
-    addl $8, %esp
-    ljmp $SEL_CODE64, $2f
-    .popsection
-    .code64
-2:  movl %esp, %esp             /* RSP's upper half: zero (the stack is below 4 GiB) */
-    movl 40(%rsp), %eax
-    movq %rax, AT(136)(%rsp)    /* the EIP to resume at */
-    movq $SEL_DATA_, AT(168)(%rsp) /* SS flat, as the 32-bit path leaves it */
-    addq $F32, %rsp
-    popq %r15
-    popq %r14
-    popq %r13
-    popq %r12
-    popq %r11
-    popq %r10
-    popq %r9
-    popq %r8
-    popq %rdi
-    popq %rsi
-    popq %rbp
-    popq %rbx
-    popq %rdx
-    popq %rcx
-    popq %rax
-    addq $16, %rsp              /* vector and error code */
-    iretq
-.endm
+#include "isr64_macros.inc"
 
     .section .text.long, "ax"
     .code64

@@ -28,8 +28,9 @@ static uint64_t pml4[512] __attribute__((aligned(4096)));
 static uint64_t pdpt[512] __attribute__((aligned(4096)));
 static uint64_t pd_pool[PD_POOL][512] __attribute__((aligned(4096)));
 static uint64_t pt_low[512] __attribute__((aligned(4096)));    /* the first 2 MiB */
-/* 2 MiB pages split later into 4 KiB ones (the self-test's unmapped pages). */
-#define SPLITS 2
+/* 2 MiB pages split later into 4 KiB ones (the unmapped pages of the
+ * self-test and of an AP's overflow test, smp/ap_overflow.c). */
+#define SPLITS 4
 static uint64_t pt_split[SPLITS][512] __attribute__((aligned(4096)));
 static unsigned splits_used;
 

@@ -18,12 +18,15 @@ struct ap_box {
     volatile uint32_t apic_id;        /* from its own CPUID */
     volatile uint32_t core_type;      /* CPUID 0x1A EAX[31:24] where hybrid */
     volatile uint32_t fault_vector, fault_eip, fault_error;
+    volatile uint32_t mode;           /* 64: it entered long mode like the boot processor; 32 */
+    const char *volatile why_32;      /* mode 32 while the boot processor is in long mode: why */
 } __attribute__((aligned(128)));
 
-extern struct ap_box ap_boxes[SMP_MAX_CPUS];
+extern struct ap_box ap_boxes[SMP_MAX_CPUS];   /* in ap_tables.c, with the rest of each AP's memory */
 
-/* Before the first start-up: the APs' IDT. */
-void ap_prepare(uint32_t fault_apic_id);
+/* Before the first start-up: the boot processor's state for the APs to
+ * take, their IDTs; which one faults on purpose and how (smp_request). */
+void ap_prepare(uint32_t fault_apic_id, unsigned fault_kind);
 /* The slot the next processor to start will use (its stack and mailbox). */
 void ap_select(unsigned slot);
 

@@ -8,10 +8,11 @@
  * ap_entry_fault: this file calls nothing by name, so the two files do not
  * depend on each other in a circle.
  *
- * ap_stubs: the APs' own IDT (ap.c) points at these. Each pushes a zero
+ * ap_stubs: the APs' own 32-bit IDT (ap_tables.c) points at these (but
+ * for vector 8, a task gate to each AP's own double-fault task). Each pushes a zero
  * where the CPU pushes no error code (SDM Vol. 3A §6.13, Table 6-1: 8,
  * 10-14, 17, 21, 29, 30 have one), then the vector, and calls
- * ap_entry_fault(frame) (ap_fault), which finds the processor from its stack, reports into
+ * ap_entry_fault(frame) (ap_fault.c), which finds the processor from its stack, reports into
  * its mailbox and parks it: an AP's fault never reaches the boot
  * processor's guard. */
     .text

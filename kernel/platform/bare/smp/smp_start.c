@@ -83,6 +83,8 @@ static void start_one(const struct lapic *l, uint32_t page, unsigned slot, uint3
     c->fault_vector = box->fault_vector;
     c->fault_eip = box->fault_eip;
     c->fault_error = box->fault_error;
+    c->mode = box->mode;
+    c->why_32 = box->why_32;
 }
 
 void bare_smp_start(const struct smp_request *req, struct smp_info *out)
@@ -101,7 +103,7 @@ void bare_smp_start(const struct smp_request *req, struct smp_info *out)
         return;
     }
     install_trampoline(out->trampoline);
-    ap_prepare(req->fault_apic_id);
+    ap_prepare(req->fault_apic_id, req->fault_kind);
     for (unsigned i = 0; i < req->n && out->n < SMP_MAX_CPUS; i++) {
         struct smp_cpu *c = &out->cpus[out->n];
         kmemset(c, 0, sizeof *c);

@@ -39,6 +39,16 @@ static uint16_t remaining(void)
     return (uint16_t)(lo | inb(PIT_CH2) << 8);
 }
 
+/* PAUSE in the spin (SDM Vol. 2B, PAUSE: the hint for spin-wait loops; REP
+ * NOP before it existed, so it lives with the code checked apart from the
+ * Pentium core). Under QEMU's TCG it also ends this processor's turn: with
+ * -icount all processors share one thread, and without it a boot processor
+ * polling the PIT starves the processor it waits for. */
+__attribute__((section(".text.needs"), noinline)) static void spin_hint(void)
+{
+    __asm__ volatile("pause" ::: "memory");
+}
+
 uint32_t smp_wait_us(uint32_t us, bool (*done)(void *ctx), void *ctx)
 {
     uint32_t passed = 0;
@@ -54,6 +64,7 @@ uint32_t smp_wait_us(uint32_t us, bool (*done)(void *ctx), void *ctx)
             }
             if (++spins == 0x10000000u) /* no PIT: do not hang */
                 return passed + chunk;
+            spin_hint();
         }
         passed += chunk;
     }

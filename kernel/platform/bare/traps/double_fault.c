@@ -25,26 +25,13 @@
 #include "gdt.h"
 #include "idt.h"
 #include "safe.h"
+#include "tss.h"
 #include "platform/bare/long/long_mode.h"
 #include "platform/bare/long/long_pages.h"
 
 OPTION_BOOL(overflow, "overflow", false,
             "with selftest: overflow a benchmark's stack on purpose; the run must end with the "
             "double fault reported (status 3)");
-
-/* The 32-bit TSS (SDM Vol. 3A §7.2.1, Figure 7-2). */
-struct tss32 {
-    uint16_t link, r0;
-    uint32_t esp0;
-    uint16_t ss0, r1;
-    uint32_t esp1;
-    uint16_t ss1, r2;
-    uint32_t esp2;
-    uint16_t ss2, r3;
-    uint32_t cr3, eip, eflags, eax, ecx, edx, ebx, esp, ebp, esi, edi;
-    uint16_t es, r4, cs, r5, ss, r6, ds, r7, fs, r8, gs, r9, ldt, r10, trap, iomap;
-} __attribute__((packed));
-_Static_assert(sizeof(struct tss32) == 104, "SDM Vol. 3A Figure 7-2");
 
 /* The kernel's own task: the CPU saves the interrupted state here on the
  * switch to the double-fault task (§7.3 step 8). */

@@ -8,7 +8,7 @@
 
 static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(8)));
 
-static uint64_t descriptor(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
+uint64_t gdt_descriptor(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags)
 {
     return (uint64_t)(limit & 0xffff) | (uint64_t)(base & 0xffffff) << 16 |
            (uint64_t)access << 40 | (uint64_t)((limit >> 16) & 0xf) << 48 |
@@ -19,7 +19,7 @@ void gdt_set_tss(unsigned selector, const void *tss, uint32_t size)
 {
     /* Access 0x89: present, DPL 0, type 9 = available 32-bit TSS (§7.2.2);
      * byte granularity. */
-    gdt[selector >> 3] = descriptor((uint32_t)(uintptr_t)tss, size - 1, 0x89, 0x0);
+    gdt[selector >> 3] = gdt_descriptor((uint32_t)(uintptr_t)tss, size - 1, 0x89, 0x0);
 }
 
 void gdt_set_raw(unsigned selector, uint64_t value)
@@ -30,12 +30,12 @@ void gdt_set_raw(unsigned selector, uint64_t value)
 void gdt_init(void)
 {
     gdt[0] = 0;
-    gdt[SEL_CODE >> 3] = descriptor(0, 0xfffff, 0x9a, 0xc);  /* 32-bit code, 4 GiB */
-    gdt[SEL_DATA >> 3] = descriptor(0, 0xfffff, 0x92, 0xc);  /* writable data, 4 GiB */
+    gdt[SEL_CODE >> 3] = gdt_descriptor(0, 0xfffff, 0x9a, 0xc);  /* 32-bit code, 4 GiB */
+    gdt[SEL_DATA >> 3] = gdt_descriptor(0, 0xfffff, 0x92, 0xc);  /* writable data, 4 GiB */
     /* A writable data segment with P=0: MOV SS of it raises #SS(selector)
      * (SDM Vol. 2B, MOV, protected-mode exceptions; Vol. 3A §6.15
      * Interrupt 12: "loading a stack segment that is not present"). */
-    gdt[SEL_SS_ABSENT >> 3] = descriptor(0, 0xfffff, 0x12, 0xc);
+    gdt[SEL_SS_ABSENT >> 3] = gdt_descriptor(0, 0xfffff, 0x12, 0xc);
     struct {
         uint16_t limit;
         uint32_t base;

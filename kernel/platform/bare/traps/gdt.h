@@ -21,6 +21,10 @@
 #ifndef __ASSEMBLER__
 
 void gdt_init(void);
+/* An 8-byte segment descriptor (SDM Vol. 3A §3.4.5, Figure 3-8): limit
+ * 19:0, access byte (P, DPL, S, type), flags (G, D/B, L, AVL). The
+ * application processors build their own GDT copies with it (smp/ap_tables.c). */
+uint64_t gdt_descriptor(uint32_t base, uint32_t limit, uint8_t access, uint8_t flags);
 void gdt_set_tss(unsigned selector, const void *tss, uint32_t size);
 /* One raw 8-byte descriptor (long mode's 64-bit code segment and TSS). */
 void gdt_set_raw(unsigned selector, uint64_t descriptor);
