@@ -12,4 +12,11 @@
 uint32_t apic_id_from_cpuid(uint32_t max_leaf, uint32_t leaf1_ebx, uint32_t leafb_ebx,
                             uint32_t leafb_edx);
 
+/* The processor this runs on, by its own CPUID: its APIC ID (the rule
+ * above) and its hybrid core type (leaf 0x1A EAX[31:24] where
+ * CPUID.7.0:EDX[15] says the part is hybrid, else 0; SDM Vol. 2A, CPUID).
+ * For a processor that is not the one identified at boot: an application
+ * processor, a pinned thread. Needs CPUID (callers run where it exists). */
+void cpu_identify_self(uint32_t *apic_id, unsigned *core_type);
+
 #endif

@@ -17,18 +17,6 @@
 static struct platform_hosted_cpu known[PLATFORM_HOSTED_CPUS];
 static unsigned nknown;
 
-void hosted_identify_self(uint32_t *apic_id, unsigned *core_type)
-{
-    uint32_t max = cpu_cpuid_native(0, 0).eax;
-    struct cpuid_regs l1 = cpu_cpuid_native(1, 0);
-    struct cpuid_regs lb = max >= 0xb ? cpu_cpuid_native(0xb, 0) : (struct cpuid_regs){ 0 };
-    *apic_id = apic_id_from_cpuid(max, l1.ebx, lb.ebx, lb.edx);
-    *core_type = 0;
-    /* Hybrid parts: leaf 0x1A EAX[31:24] where CPUID.7:EDX[15] says so (SDM Vol. 2A). */
-    if (max >= 0x1a && ((cpu_cpuid_native(7, 0).edx >> 15) & 1))
-        *core_type = cpu_cpuid_native(0x1a, 0).eax >> 24;
-}
-
 struct probe {
     int cpu;
     uint32_t apic_id;
@@ -40,7 +28,7 @@ static void *probe_thread(void *arg)
     struct probe *p = arg;
     unsigned core_type;
     p->off_cpu = sched_getcpu() != p->cpu;
-    hosted_identify_self(&p->apic_id, &core_type);
+    cpu_identify_self(&p->apic_id, &core_type);
     return NULL;
 }
 

@@ -43,12 +43,11 @@ const char *hosted_watchdog(uint32_t ms);
 uint64_t hosted_page_size(const void *base, uint64_t size, const char **why);
 
 /* cpus.c: the CPUs the process may run on and their APIC IDs (describe),
- * the CPU with an APIC ID (-1: none) and back (false: none), and the calling thread's own APIC ID
- * and hybrid core type (0: not hybrid) from its CPUID. */
+ * the CPU with an APIC ID (-1: none) and back (false: none). A thread's own
+ * APIC ID and core type: cpu_identify_self (cpu/topology/apic_id.h). */
 void hosted_cpus_list(struct platform_hosted_info *h);
 int hosted_cpu_of(uint32_t apic_id);
 bool hosted_apic_of(int linux_cpu, uint32_t *apic_id);
-void hosted_identify_self(uint32_t *apic_id, unsigned *core_type);
 /* The CPU the main thread is pinned to (-1: not pinned). */
 int hosted_pinned_cpu(void);
 /* smp.c: struct platform's smp_start, smp_call and smp_wait. */

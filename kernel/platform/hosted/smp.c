@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu/topology/apic_id.h"
 #include "hosted.h"
 #include "platform/fault.h"
 #include "platform/guard.h"
@@ -65,7 +66,7 @@ static void check_in(void *arg)
     struct host_box *box = arg;
     uint32_t id;
     unsigned type;
-    hosted_identify_self(&id, &type);
+    cpu_identify_self(&id, &type);
     box->apic_id = id;
     box->core_type = type;
     if (box->fault_apic != SMP_NO_FAULT && id == box->fault_apic)
@@ -202,7 +203,7 @@ void hosted_smp_start(const struct smp_request *req, struct smp_info *out)
      * vCPU's CPUID may not keep one APIC ID for ever: the list is what the
      * run names processors by). */
     if (main_cpu < 0 || !hosted_apic_of(main_cpu, &out->bsp_apic_id))
-        hosted_identify_self(&out->bsp_apic_id, &type);
+        cpu_identify_self(&out->bsp_apic_id, &type);
     out->method = "POSIX threads, each pinned to its CPU (pthread_attr_setaffinity_np)";
     if (main_cpu >= 0)
         snprintf(pinned, sizeof pinned, "the main thread is pinned to CPU %d, where it started", main_cpu);

@@ -10,6 +10,7 @@
 #include "ap_tables.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
+#include "cpu/topology/apic_id.h"
 #include "platform/bare/io.h"
 #include "platform/bare/long/long_mode.h"
 #include "platform/bare/traps/gdt.h"
@@ -113,16 +114,15 @@ void ap_select(unsigned slot)
     ap_boot_stack = ap_stack_top(slot);
 }
 
-/* Its own APIC ID: the x2APIC ID of leaf 0xB where that leaf exists, else
- * the initial APIC ID of leaf 1 (SDM Vol. 3A §10.4.6, §10.12.8). */
+/* Its own APIC ID and core type, by the rule every started processor uses
+ * (cpu/topology/apic_id.h). */
 static void identify(struct ap_box *box)
 {
-    uint32_t max = cpu_cpuid_native(0, 0).eax;
-    box->apic_id = cpu_cpuid_native(1, 0).ebx >> 24;
-    if (max >= 0xb && (cpu_cpuid_native(0xb, 0).ebx & 0xffff))
-        box->apic_id = cpu_cpuid_native(0xb, 0).edx;
-    if (max >= 0x1a && max >= 7 && ((cpu_cpuid_native(7, 0).edx >> 15) & 1))
-        box->core_type = cpu_cpuid_native(0x1a, 0).eax >> 24;
+    uint32_t id;
+    unsigned type;
+    cpu_identify_self(&id, &type);
+    box->apic_id = id;
+    box->core_type = type;
 }
 
 /* Long mode exactly as the boot processor entered it (long_switch.S): the
