@@ -258,17 +258,32 @@ static uintptr_t measure_in_mailbox(uintptr_t arg)
 }
 
 #define ON_CPU_MS 120000u /* a benchmark that takes longer on another processor is abandoned */
+#define ON_CPU_SLACK_MS 1000u /* beyond watchdog=: the mailbox's round trip, on a slow emulator too */
+
+/* How long a started processor may take: the watchdog's bound for a loaded
+ * body (no interrupt reaches a started processor, so the bound is the boot
+ * processor's wait: the body is abandoned there, still running), else
+ * ON_CPU_MS for the suite's own reviewed bodies. */
+static uint32_t elsewhere_bound(const struct bench *b)
+{
+    return b->loaded && opt_watchdog ? (uint32_t)opt_watchdog + ON_CPU_SLACK_MS : ON_CPU_MS;
+}
 
 static int measure_elsewhere(const struct platform *p, struct guarded_measure *g, const char *where,
                              const struct on_target *t)
 {
+    uint32_t bound = elsewhere_bound(g->b);
     int w = p->smp_call && p->smp_call(t->slot, measure_in_mailbox, (uintptr_t)g)
-                ? p->smp_wait(t->slot, ON_CPU_MS, NULL) : SMP_LOST;
+                ? p->smp_wait(t->slot, bound, NULL) : SMP_LOST;
     if (w == SMP_DONE)
         return STATUS_OK;
     on_abandon(t->slot);
-    log_note("error", "fault", "%s on APIC ID %u: the processor %s; it is abandoned and the suite goes on",
-             where, (unsigned)t->apic_id, w == SMP_BUSY ? "did not finish" : "faulted");
+    if (w == SMP_BUSY)
+        log_note("error", "fault", "%s on APIC ID %u: the processor did not finish within %u ms; it is "
+                 "abandoned and the suite goes on", where, (unsigned)t->apic_id, (unsigned)bound);
+    else
+        log_note("error", "fault", "%s on APIC ID %u: the processor faulted; it is abandoned and the suite "
+                 "goes on", where, (unsigned)t->apic_id);
     return STATUS_BENCH_FAULT;
 }
 

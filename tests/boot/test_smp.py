@@ -243,3 +243,24 @@ def test_long_mode_boot_processor_starts_long_mode_processors(boot):
     assert sorted((r["name"], r["cpu"]) for r in log.of_type("result")) == \
         [("lat/add", 0), ("lat/add", 1), ("lat64/add", 0), ("lat64/add", 1)]
     assert log.of_type("skip") == []
+
+
+def test_a_loaded_body_that_hangs_on_a_started_processor_is_abandoned_within_the_watchdog(tmp_path):
+    """No interrupt reaches a started processor, so for a loaded body the boot
+    processor's wait is the bound: watchdog= plus 1 s of slack (not the 120 s
+    a reviewed body gets). The boot processor's own run of it is stopped by
+    its watchdog (a fault record); the started one is abandoned with an error
+    note naming the bound, and the next benchmark runs on the boot processor
+    alone."""
+    import test_front_snippet
+    p, log = test_front_snippet.snippet(
+        tmp_path, "--asm", "1: jmp 1b", "--asm", "add eax, ebx", "--smp", "2", "--cpu", "max",
+        "--samples", "5", "--options", "on=all watchdog=300", timeout=600)
+    assert_complete(log, status=2)
+    faults = [f for f in log.of_type("fault") if f.get("where") == "benchmark snippet/1"]
+    assert len(faults) == 1, log.of_type("fault")
+    errors = [n["text"] for n in log.notes(level="error", topic="fault")]
+    assert errors == ["benchmark snippet/1 faulted (watchdog) and was aborted; the suite goes on",
+                      "benchmark snippet/1 on APIC ID 1: the processor did not finish within 1300 ms; "
+                      "it is abandoned and the suite goes on"], errors
+    assert [r.get("cpu") for r in log.of_type("result") if r["name"] == "snippet/2"] == [0]
