@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include "platform/platform.h"
 
-#define C2C_MAX 16          /* processors in one matrix (16 x 16 fits a screen) */
+#define C2C_MAX SMP_MAX_CPUS /* processors in one matrix: every started one */
 #define C2C_ROUNDS 32
 #define C2C_WARMUP 4
 

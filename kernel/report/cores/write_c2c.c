@@ -1,6 +1,7 @@
 /* The core-to-core latency matrix: a table for people (median round trip
- * in TSC ticks, ping row against pong column; the diagonal empty) and one
- * "c2c" record with every cell. */
+ * in TSC ticks, ping row against pong column; the diagonal empty), in
+ * blocks of C2C_COLUMNS columns so every line fits 80 columns whatever the
+ * number of processors, and one "c2c" record with every cell. */
 #include "lib/div64.h"
 #include "report/log.h"
 #include "smp/c2c.h"
@@ -10,17 +11,21 @@ static const char *const cell_names[] = {
     [C2C_EMPTY] = "empty", [C2C_MEASURED] = "measured", [C2C_TIMEOUT] = "timeout", [C2C_LOST] = "lost",
 };
 
-static void table(const struct c2c_matrix *m)
+#define C2C_COLUMNS 10 /* 6 + 10 x 7 = 76 characters */
+
+/* Columns first..first+C2C_COLUMNS-1 of every row. */
+static void block(const struct c2c_matrix *m, unsigned first)
 {
-    log_text("\n== smp/c2c/%s: round trip of a cache line, median TSC ticks (row pings, column answers) ==\n",
-             m->variant);
+    unsigned end = first + C2C_COLUMNS < m->n ? first + C2C_COLUMNS : m->n;
+    if (m->n > C2C_COLUMNS)
+        log_text("  columns %u-%u of %u:\n", first + 1, end, m->n);
     log_text("  apic");
-    for (unsigned j = 0; j < m->n; j++)
+    for (unsigned j = first; j < end; j++)
         log_text(" %6u", (unsigned)m->apic_id[j]);
     log_text("\n");
     for (unsigned i = 0; i < m->n; i++) {
         log_text("  %4u", (unsigned)m->apic_id[i]);
-        for (unsigned j = 0; j < m->n; j++) {
+        for (unsigned j = first; j < end; j++) {
             enum c2c_cell c = m->cell[i][j];
             uint64_t v = m->median[i][j];
             if (c == C2C_MEASURED && v <= 999999)
@@ -32,6 +37,14 @@ static void table(const struct c2c_matrix *m)
         }
         log_text("\n");
     }
+}
+
+static void table(const struct c2c_matrix *m)
+{
+    log_text("\n== smp/c2c/%s: round trip of a cache line, median TSC ticks (row pings, column answers) ==\n",
+             m->variant);
+    for (unsigned first = 0; first < m->n; first += C2C_COLUMNS)
+        block(m, first);
 }
 
 /* One matrix of values (ticks, or ns where the TSC rate is known). */
