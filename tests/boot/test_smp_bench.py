@@ -189,18 +189,3 @@ def test_kvm_loaded_chase_two_processors():
     assert r["working_set"] == r["llc"] // 2 and r["stream_bytes"] > r["llc"]
     assert_steps(r, [1])
 
-
-def test_matrix_covers_every_processor_and_its_table_fits_80_columns(boot):
-    """Twelve processors: the record is 12 x 12 (every started one, no cap at
-    a screen's worth), and the readable table comes in blocks of ten columns
-    so no line passes 80 characters."""
-    log = boot(smp="12", cmdline="bench=smp/c2c/rmw")
-    assert_complete(log)
-    (m,) = log.of_type("c2c")
-    assert m["apic_ids"] == list(range(12))
-    assert [len(row) for row in m["cells"]] == [12] * 12
-    assert all((c == "empty") == (i == j) for i, row in enumerate(m["cells"]) for j, c in enumerate(row))
-    table = log.text.split("== smp/c2c/rmw")[1].split("\ncyclekit: run complete")[0]
-    lines = [line for line in table.splitlines() if not line.startswith("{")]
-    assert "  columns 1-10 of 12:" in lines and "  columns 11-12 of 12:" in lines
-    assert max(len(line) for line in lines) <= 80, max(lines, key=len)

@@ -41,7 +41,7 @@ static void block(const struct c2c_matrix *m, unsigned first)
 
 static void table(const struct c2c_matrix *m)
 {
-    log_text("\n== smp/c2c/%s: round trip of a cache line, median TSC ticks (row pings, column answers) ==\n",
+    log_text("\n== smp/c2c/%s: median round trip, TSC ticks (row pings, column answers) ==\n",
              m->variant);
     for (unsigned first = 0; first < m->n; first += C2C_COLUMNS)
         block(m, first);

@@ -5,7 +5,7 @@
 
 static void text(const struct tsc_sync *t, bool trusted)
 {
-    log_text("\n== smp/tsc: each TSC against the boot processor's (ticks, +- uncertainty), %u ms apart ==\n",
+    log_text("\n== smp/tsc: offset from the boot CPU's TSC (ticks +- bound), %u ms apart ==\n",
              TSC_APART_MS);
     for (unsigned i = 0; i < t->n; i++) {
         const struct tsc_cpu *c = &t->cpus[i];

@@ -83,6 +83,23 @@ static void every_pair_measured(void **state)
     }
 }
 
+/* More processors than a screen's width: every started one is in the
+ * matrix (it once stopped at 16), every pair measured. */
+static void every_started_processor_is_in_the_matrix(void **state)
+{
+    (void)state;
+    struct smp_info s = { .n = 20 };
+    for (unsigned i = 0; i < 20; i++)
+        s.cpus[i] = (struct smp_cpu){ .apic_id = i, .state = i ? SMP_STARTED : SMP_BSP };
+    silent_slot = lost_slot = 99;
+    c2c_measure(&fake, &s, true, 0, &m);
+    assert_int_equal(m.n, 20);
+    assert_int_equal(m.apic_id[19], 19);
+    for (unsigned i = 0; i < 20; i++)
+        for (unsigned j = 0; j < 20; j++)
+            assert_int_equal(m.cell[i][j], i == j ? C2C_EMPTY : C2C_MEASURED);
+}
+
 /* A processor that faults (smp_wait says lost) is abandoned after its
  * first pair; every later pair with it is `lost`, the others measured. */
 static void lost_processor_is_abandoned(void **state)
@@ -138,6 +155,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_pair_measured),
+        cmocka_unit_test(every_started_processor_is_in_the_matrix),
         cmocka_unit_test(lost_processor_is_abandoned),
         cmocka_unit_test(silent_processor_times_out),
         cmocka_unit_test(tsc_offsets_of_threads),
