@@ -38,7 +38,7 @@ static unsigned word(const char *text, size_t len, bool as_body, char *why, size
     else if (id == SIBK_COUNT)
         ksnprintf(why, why_size, "'%.*s' is not a kernel", (int)len, text);
     else if (as_body && id == SIBK_NONE)
-        ksnprintf(why, why_size, "'none' is an antagonist only (the body must run)");
+        ksnprintf(why, why_size, "'none' is an antagonist only: the body must run");
     else
         return id;
     return SIBK_COUNT;
