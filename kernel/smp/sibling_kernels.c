@@ -97,5 +97,5 @@ const struct sibling_kernel sibling_kernels[SIBK_COUNT] = {
     [SIBK_X87] = { k_x87, FEAT_FPU, "an x87 FPU", "the x87 multiplier and adder" },
     [SIBK_SSE2] = { k_sse2, FEAT_SSE2, "SSE2", "the vector integer ALUs" },
     [SIBK_PAUSE] = { k_pause, FEAT_NONE, NULL, "little: PAUSE yields the core" },
-    [SIBK_NONE] = { NULL, FEAT_NONE, NULL, "nothing: the sibling polls its mailbox" },
+    [SIBK_NONE] = { NULL, FEAT_NONE, NULL, "nothing: sibling polls its mailbox" },
 };

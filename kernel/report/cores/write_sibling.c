@@ -17,7 +17,7 @@ static void write_pair(const struct sibling_result *r, const struct sibling_pair
         return;
     }
     uint64_t x100 = pr->alone ? u64_divmod(pr->loaded * 100, pr->alone, 0) : 0;
-    log_text("  %-9s %9llu %9llu   x%u.%02u  %s\n", anta, (unsigned long long)pr->alone,
+    log_text("  %-9s %9llu %9llu     x%u.%02u  %s\n", anta, (unsigned long long)pr->alone,
              (unsigned long long)pr->loaded, (unsigned)(x100 / 100), (unsigned)(x100 % 100),
              sibling_kernels[pr->antagonist].loads);
     rec_open("sibling");
@@ -42,9 +42,8 @@ void write_sibling(const struct sibling_result *r, bool trusted)
         write_skip("smp/sibling", r->skip);
         return;
     }
-    log_text("\n== smp/sibling: %u x %s (%s) on APIC ID %u, its sibling %u ==\n", SIBLING_OPS,
-             sibling_kernel_name(r->body), sibling_kernels[r->body].loads, (unsigned)r->measured_apic,
-             (unsigned)r->sibling_apic);
+    log_text("\n== smp/sibling: %u x %s on APIC ID %u, beside its sibling %u ==\n", SIBLING_OPS,
+             sibling_kernel_name(r->body), (unsigned)r->measured_apic, (unsigned)r->sibling_apic);
     log_text("  ticks, min of %u%s\n  antagonist    alone    loaded  slowdown  what it loads\n", SIBLING_REPEATS,
              trusted ? "" : " (timings untrusted here)");
     for (unsigned i = 0; i < r->n; i++)
