@@ -135,6 +135,6 @@ void sibling_measure(const struct platform *p, const struct smp_info *s, const s
         struct sibling_pair *pr = &out->pairs[out->n++];
         pr->antagonist = c->antagonist[i];
         if (!measure_pair(p, a, b, pr))
-            break;  /* a processor was abandoned: the others pairs would hang on it too */
+            break;  /* a processor was abandoned: the other pairs would wait on it too */
     }
 }
