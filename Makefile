@@ -297,6 +297,7 @@ $(BUILD)/host/acpi/test_rsdp_search: $(patsubst %,$(BUILD)/host/%.o,$(ACPI_PARSE
 # The between-core handshakes are tested with real threads.
 $(BUILD)/host/smp/test_between_cores: LDLIBS_UNIT := -lpthread
 $(BUILD)/host/smp/test_loaded_chase: LDLIBS_UNIT := -lpthread
+$(BUILD)/host/smp/test_sibling_measure: LDLIBS_UNIT := -lpthread
 
 # libFuzzer targets (clang, ASan, UBSan) over the parsers of outside input: the
 # command line, the multiboot2 walker, the CPUID decoders; each links the whole

@@ -10,8 +10,9 @@
 BENCH_SMP("smp/tsc", "TSC offset of every processor against the boot one: synchronised, offset or drifting",
           .run = smp_run_tsc, .min_cpus = 2, .needs = { FEAT_TSC });
 
-/* A dependent ADD chain alone, then beside its busy SMT sibling. */
-BENCH_SMP("smp/sibling", "an ADD chain alone and beside a busy SMT sibling thread",
+/* A body alone, then beside its SMT sibling running an antagonist; both
+ * from the menu of kernel/smp/sibling_kernels.c (sibling=BODY[,ANTAGONIST]). */
+BENCH_SMP("smp/sibling", "a body alone and beside its SMT sibling running an antagonist (sibling=, default add,add)",
           .run = smp_run_sibling, .min_cpus = 2, .needs = { FEAT_TSC });
 
 /* Core-to-core latency matrices (SDM Vol. 3A §8.2: x86 ordering makes both
