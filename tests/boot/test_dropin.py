@@ -57,7 +57,16 @@ def dropin_iso(tmp_path_factory):
         assert not os.path.exists(os.path.join(ROOT, name))
     (tree / NEW_FILE).write_text(SOURCE)
     (tree / FAULT_FILE).write_text(FAULT_SOURCE)
-    # A clean build of the copy: ~20 s on an idle 2-core machine.
+    # The copy starts from the real tree's kernel objects (their times kept, so
+    # make sees them up to date): the build compiles the dropped files and
+    # links, as it does for a user who drops a file and runs make. A clean
+    # build of the copy took 20-35 s of every `make check`.
+    for kept in ("k", "gen", ".deps-ok"):
+        src = os.path.join(ROOT, "build", kept)
+        if os.path.isdir(src):
+            shutil.copytree(src, tree / "build" / kept, symlinks=True)
+        elif os.path.exists(src):
+            shutil.copy2(src, tree / "build" / kept)
     build = subprocess.run(["make", "-j2", "iso"], cwd=tree, stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
     assert build.returncode == 0, build.stdout.decode("utf-8", "replace")[-4000:]
