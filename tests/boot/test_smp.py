@@ -195,11 +195,13 @@ def test_sibling_interference_skipped_without_smt(boot, smp):
 
 
 def test_kvm_two_processors():
-    """Under KVM (-smp 2): both start, the matrix and the TSC record are
-    complete. Skipped where this machine cannot boot under KVM (the probe's reason)."""
-    log = kvm_boot(cmdline="bench=calib/empty,smp/* samples=5", smp="2", extra_seconds=60)
+    """Under KVM (-smp 2): both start, the topology has both, on=all gives a
+    result on each, the matrix and the TSC record are complete. Skipped where this machine cannot boot under KVM (the probe's reason)."""
+    log = kvm_boot(cmdline="bench=calib/empty,lat/add,smp/* samples=5 on=all", smp="2", extra_seconds=60)
     assert_complete(log)
     assert states(log) == {0: "boot", 1: "started"}
+    assert sorted(p["apic_id"] for p in log.one("topology")["processors"]) == [0, 1]
+    assert [r["cpu"] for r in log.of_type("result") if r["name"] == "lat/add"] == [0, 1]
     for r in log.of_type("c2c"):
         assert r["cells"] == [["empty", "measured"], ["measured", "empty"]]
     t = log.one("tsc_sync")
