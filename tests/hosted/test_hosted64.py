@@ -153,7 +153,11 @@ def test_mem64_chase_structure():
     for name, size in chase_sizes(names).items():
         assert results[name]["working_set"] == size, results[name]
     for r in results.values():
-        assert r["ticks"] > 0, r
+        # A chase costs something, so the median is positive, unless the host
+        # stalled the shorter runs (swap, a busy neighbour) until most of the
+        # 2U-U differences went negative: the harness counts those (`negative`)
+        # and takes them as 0: a zero median is allowed only where it counted some.
+        assert r["ticks"] > 0 or r["negative"] > 0, r
         if r["page_size"] is None:
             assert r["page_size_reason"].startswith("mixed: "), r
         else:
