@@ -136,6 +136,16 @@ def test_loaded_chase_steps_with_four_processors(boot, smp):
     assert_steps(r, [1, 2, 3])
 
 
+def test_loaded_chase_table_fits_80_columns(boot):
+    """The readable table, on the screen too: no line past 80 characters."""
+    log = boot(smp="4", cmdline=f"bench=calib/empty,smp/chase/loaded {SMALL}")
+    assert_complete(log)
+    table = log.text.split("== smp/chase/loaded")[1].split("\n{")[0]
+    lines = ["== smp/chase/loaded" + table.splitlines()[0]] + table.splitlines()[1:]
+    assert len(lines) >= 6, lines                 # heading, two lines of titles, steps 0..3
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+
+
 def test_loaded_chase_follows_cpus(boot):
     r = loaded(boot(smp="4", cmdline=f"bench=calib/empty,smp/chase/loaded cpus=0,3 {SMALL}"))
     assert_steps(r, [3])

@@ -58,7 +58,7 @@ static void table(const struct loaded_result *r)
     log_text("\n== " NAME ": chase over %llu KiB (L%u: %llu KiB) on APIC ID %u ==\n",
              (unsigned long long)(r->working_set >> 10), r->llc_level, (unsigned long long)(r->llc >> 10),
              (unsigned)r->chaser_apic);
-    log_text("  ticks per load of the chase beside streamers reading %llu KiB each (their bytes/tick)\n",
+    log_text("  chase: ticks per load; each streamer reads %llu KiB (its bytes/tick)\n",
              (unsigned long long)(r->stream_bytes >> 10));
     log_text("  streamers         min      median  APIC ID: bytes/tick\n");
     for (unsigned s = 0; s < r->nsteps; s++) {
