@@ -8,8 +8,8 @@
 #include "smp_phase.h"
 
 OPTION_STR(cpus, "cpus", 128, "all",
-           "which processors start: all, N (the first N the MADT lists, 1: only the boot one) "
-           "or a list of APIC IDs with commas (0,2,5)");
+           "which processors start: all, N (the first N the platform lists: the MADT, or the "
+           "hosted runner's allowed CPUs; 1: only the boot one) or APIC IDs with commas (0,2,5)");
 OPTION_UINT(smpfault, "smpfault", 0, 0, 0xffffffffu,
             "test: the processor with this APIC ID (not the boot one) faults as it starts");
 static const struct option_name fault_kinds[] = {
