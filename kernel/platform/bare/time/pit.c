@@ -14,17 +14,27 @@
 #define SPEAKER 0x02
 #define OUT2 0x20
 
-/* One-shot (mode 0) of `count` PIT ticks; returns the TSC ticks it took. */
-static uint64_t tsc_over_pit(uint16_t count)
+void pit_one_shot(uint16_t count)
 {
     outb(PORT_B, (uint8_t)((inb(PORT_B) & ~SPEAKER) & ~GATE2)); /* gate low: hold */
     outb(PIT_CMD, 0xb0);                                        /* ch2, lo/hi, mode 0 */
     outb(PIT_CH2, count & 0xff);
     outb(PIT_CH2, count >> 8);
     outb(PORT_B, (uint8_t)((inb(PORT_B) & ~SPEAKER) | GATE2));   /* gate high: count */
+}
+
+bool pit_one_shot_done(void)
+{
+    return (inb(PORT_B) & OUT2) != 0;
+}
+
+/* One-shot (mode 0) of `count` PIT ticks; returns the TSC ticks it took. */
+static uint64_t tsc_over_pit(uint16_t count)
+{
+    pit_one_shot(count);
     uint64_t start = cpu_rdtsc_native();
     uint32_t spins = 0;
-    while (!(inb(PORT_B) & OUT2))
+    while (!pit_one_shot_done())
         if (++spins == 0x10000000u) /* no PIT at all: give up, do not hang */
             return 0;
     return cpu_rdtsc_native() - start;
