@@ -22,21 +22,17 @@
 #include "hosted.h"
 #include "platform/fault.h"
 #include "platform/guard.h"
+#include "platform/mailbox.h"
 
-enum box_state { BOX_OFF = 0, BOX_READY = 1, BOX_BUSY = 2, BOX_FAULTED = 3 };
-
-/* One thread's mailbox, alone in its cache lines (128 bytes: the
- * adjacent-line prefetcher fetches pairs). The main thread writes fn, arg,
- * then cmd; the worker runs fn(arg), writes result, clears cmd. */
+/* One thread's mailbox (platform/mailbox.h) and what it reports of itself,
+ * alone in its cache lines (128 bytes: the adjacent-line prefetcher fetches
+ * pairs). */
 struct host_box {
-    volatile uint32_t state;          /* enum box_state */
-    volatile uint32_t cmd;
-    uintptr_t (*volatile fn)(uintptr_t arg);
-    volatile uintptr_t arg, result;
+    struct mailbox mb;
     volatile uint32_t apic_id, core_type;
     int cpu;                          /* Linux's CPU number it is pinned to */
     uint32_t fault_apic;              /* smpfault=: fault while checking in if it is this one */
-    struct fault_info fault;          /* BOX_FAULTED: what its guard saw */
+    struct fault_info fault;          /* MAILBOX_FAULTED: what its guard saw */
 } __attribute__((aligned(128)));
 
 static struct host_box boxes[SMP_MAX_CPUS];
@@ -75,8 +71,7 @@ static void check_in(void *arg)
 
 static void call(void *arg)
 {
-    struct host_box *box = arg;
-    box->result = box->fn(box->arg);
+    mailbox_call(&((struct host_box *)arg)->mb);
 }
 
 /* futex(2): FUTEX_WAIT sleeps only while *word still holds `expected`
@@ -96,9 +91,9 @@ static void futex_wake(volatile uint32_t *word)
 static void wait_for_cmd(struct host_box *box)
 {
     uint64_t since = now_ns();
-    for (uint32_t spins = 0; !box->cmd; spins++) {
+    for (uint32_t spins = 0; !box->mb.cmd; spins++) {
         if ((spins & 0xfff) == 0 && now_ns() - since > SPIN_NS)
-            futex_wait(&box->cmd, 0);
+            futex_wait(&box->mb.cmd, 0);
         else
             cpu_pause();
     }
@@ -111,7 +106,7 @@ static int guarded(struct host_box *box, guarded_fn fn)
         return 0;
     box->fault = info;
     __asm__ volatile("" ::: "memory");
-    box->state = BOX_FAULTED;
+    box->mb.state = MAILBOX_FAULTED;
     return 1;
 }
 
@@ -121,15 +116,12 @@ static void *worker(void *arg)
     hosted_guard_thread(malloc(ALT_STACK), ALT_STACK);
     if (guarded(box, check_in))
         return NULL;
-    box->state = BOX_READY; /* the main thread waits for this */
+    box->mb.state = MAILBOX_READY; /* the main thread waits for this */
     for (;;) {
         wait_for_cmd(box);
-        box->state = BOX_BUSY;
         if (guarded(box, call))
             return NULL; /* parked for good: the run abandons this processor */
-        box->state = BOX_READY;
-        __asm__ volatile("" ::: "memory");
-        box->cmd = 0;
+        mailbox_end(&box->mb);
     }
 }
 
@@ -147,7 +139,7 @@ static uint32_t wait_until(struct host_box *box, bool (*done)(const struct host_
 
 static bool answered(const struct host_box *box)
 {
-    return box->state != BOX_OFF;
+    return box->mb.state != MAILBOX_OFF;
 }
 
 static const char *spawn(struct host_box *box)
@@ -187,7 +179,7 @@ static void start_one(unsigned slot, const struct smp_request *req, struct smp_c
         return;
     c->reported_apic_id = box->apic_id;
     c->core_type = box->core_type;
-    c->state = box->state == BOX_FAULTED ? SMP_FAULTED : SMP_STARTED;
+    c->state = box->mb.state == MAILBOX_FAULTED ? SMP_FAULTED : SMP_STARTED;
     c->mode = sizeof(void *) * 8; /* a thread runs in the process's mode: 64 in cyclekit-hosted64 */
     c->fault_vector = box->fault.vector;
     c->fault_eip = box->fault.eip;
@@ -223,22 +215,15 @@ void hosted_smp_start(const struct smp_request *req, struct smp_info *out)
 
 bool hosted_smp_call(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg)
 {
-    if (slot >= SMP_MAX_CPUS)
+    if (slot >= SMP_MAX_CPUS || !mailbox_post(&boxes[slot].mb, fn, arg))
         return false;
-    struct host_box *box = &boxes[slot];
-    if (box->state != BOX_READY || box->cmd)
-        return false;
-    box->fn = fn;
-    box->arg = arg;
-    __sync_synchronize(); /* fn and arg before cmd (x86 keeps stores in order anyway: SDM Vol. 3A §8.2.2) */
-    box->cmd = 1;
-    futex_wake(&box->cmd); /* in case it sleeps (a syscall, before anything is timed) */
+    futex_wake(&boxes[slot].mb.cmd); /* in case it sleeps (a syscall, before anything is timed) */
     return true;
 }
 
 static bool finished(const struct host_box *box)
 {
-    return box->cmd == 0 || box->state == BOX_FAULTED;
+    return mailbox_finished(&box->mb);
 }
 
 int hosted_smp_wait(unsigned slot, uint32_t ms, uintptr_t *result)
@@ -246,11 +231,5 @@ int hosted_smp_wait(unsigned slot, uint32_t ms, uintptr_t *result)
     struct host_box *box = &boxes[slot];
     if (!finished(box))
         wait_until(box, finished, ms);
-    if (box->state == BOX_FAULTED)
-        return SMP_LOST;
-    if (box->cmd)
-        return SMP_BUSY;
-    if (result)
-        *result = box->result;
-    return SMP_DONE;
+    return mailbox_outcome(&box->mb, result);
 }

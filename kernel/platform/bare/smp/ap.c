@@ -110,7 +110,7 @@ void ap_prepare(uint32_t fault_apic_id, unsigned kind)
 void ap_select(unsigned slot)
 {
     boot_slot = slot;
-    ap_boxes[slot].state = AP_OFF;
+    ap_boxes[slot].mb.state = MAILBOX_OFF;
     ap_boot_stack = ap_stack_top(slot);
 }
 
@@ -153,13 +153,10 @@ static void enter_long(unsigned slot, struct ap_box *box)
 __attribute__((section(".text.needs"), noinline, noreturn)) static void idle(struct ap_box *box)
 {
     for (;;) {
-        while (!box->cmd)
+        while (!box->mb.cmd)
             __asm__ volatile("pause" ::: "memory");
-        box->state = AP_BUSY;
-        box->result = box->fn(box->arg);
-        box->state = AP_READY;
-        __asm__ volatile("" ::: "memory");
-        box->cmd = 0;
+        mailbox_call(&box->mb); /* a fault parks it in ap_fault.c, the box marked faulted */
+        mailbox_end(&box->mb);
     }
 }
 
@@ -181,6 +178,6 @@ static void ap_main(void)
             ap_overflow(slot, box->mode == 64); /* returns where it cannot: UD2 instead */
         __asm__ volatile("ud2");
     }
-    box->state = AP_READY; /* the boot processor waits for this */
+    box->mb.state = MAILBOX_READY; /* the boot processor waits for this */
     idle(box);
 }

@@ -3,18 +3,14 @@
 #ifndef CK_BARE_AP_H
 #define CK_BARE_AP_H
 #include <stdint.h>
+#include "platform/mailbox.h"
 #include "platform/smp.h"
 
-enum ap_state { AP_OFF = 0, AP_READY = 1, AP_BUSY = 2, AP_FAULTED = 3 };
-
-/* One processor's mailbox, alone in its cache lines (128 bytes: the
- * adjacent-line prefetcher fetches pairs). The boot processor writes fn,
- * arg, then cmd; the AP runs fn(arg), writes result, clears cmd. */
+/* One processor's mailbox (platform/mailbox.h) and what it reports of
+ * itself, alone in its cache lines (128 bytes: the adjacent-line
+ * prefetcher fetches pairs). */
 struct ap_box {
-    volatile uint32_t state;          /* enum ap_state */
-    volatile uint32_t cmd;
-    uintptr_t (*volatile fn)(uintptr_t arg);
-    volatile uintptr_t arg, result;
+    struct mailbox mb;
     volatile uint32_t apic_id;        /* from its own CPUID */
     volatile uint32_t core_type;      /* CPUID 0x1A EAX[31:24] where hybrid */
     volatile uint32_t fault_vector, fault_eip, fault_error;

@@ -24,7 +24,7 @@ static void __attribute__((noreturn)) report(uintptr_t sp, uint32_t vector, uint
         box->fault_error = error;
         box->fault_eip = eip;
         __asm__ volatile("" ::: "memory"); /* the state last: the boot processor reads the rest after it */
-        box->state = AP_FAULTED;
+        box->mb.state = MAILBOX_FAULTED;
     }
     park();
 }

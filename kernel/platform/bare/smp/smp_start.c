@@ -55,7 +55,7 @@ static void install_trampoline(uint32_t page)
 
 static bool answered(void *box)
 {
-    return ((struct ap_box *)box)->state != AP_OFF;
+    return ((struct ap_box *)box)->mb.state != MAILBOX_OFF;
 }
 
 static void start_one(const struct lapic *l, uint32_t page, unsigned slot, uint32_t answer_ms,
@@ -79,7 +79,7 @@ static void start_one(const struct lapic *l, uint32_t page, unsigned slot, uint3
     }
     c->reported_apic_id = box->apic_id;
     c->core_type = box->core_type;
-    c->state = box->state == AP_FAULTED ? SMP_FAULTED : SMP_STARTED;
+    c->state = box->mb.state == MAILBOX_FAULTED ? SMP_FAULTED : SMP_STARTED;
     c->fault_vector = box->fault_vector;
     c->fault_eip = box->fault_eip;
     c->fault_error = box->fault_error;
