@@ -8,47 +8,16 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
-#include <pthread.h>
 #include <string.h>
 #include <cmocka.h>
+#include "smp_threads.h"
 #include "smp/c2c.h"
 #include "smp/tsc_sync.h"
-
-struct call { pthread_t thread; uintptr_t (*fn)(uintptr_t); uintptr_t arg, result; bool running; };
-static struct call calls[SMP_MAX_CPUS];
-static unsigned silent_slot = 99, lost_slot = 99;
-
-static void *thread_main(void *p)
-{
-    struct call *c = p;
-    c->result = c->fn(c->arg);
-    return NULL;
-}
-
-static bool fake_call(unsigned slot, uintptr_t (*fn)(uintptr_t), uintptr_t arg)
-{
-    if (slot == silent_slot)
-        return true; /* takes the work and never runs it: a hung processor */
-    calls[slot] = (struct call){ .fn = fn, .arg = arg, .running = true };
-    return pthread_create(&calls[slot].thread, NULL, thread_main, &calls[slot]) == 0;
-}
-
-static int fake_wait(unsigned slot, uint32_t ms, uintptr_t *result)
-{
-    (void)ms;
-    if (slot == silent_slot)
-        return SMP_BUSY;
-    pthread_join(calls[slot].thread, NULL);
-    calls[slot].running = false;
-    if (result)
-        *result = calls[slot].result;
-    return slot == lost_slot ? SMP_LOST : SMP_DONE;
-}
 
 static int refuse(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; (void)msr; (void)v; return -1; }
 static int refuse_w(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; (void)msr; (void)v; return -1; }
 static const struct msr_ops no_msr = { refuse, refuse_w, NULL };
-static const struct platform fake = { .name = "fake", .msr = &no_msr, .smp_call = fake_call, .smp_wait = fake_wait };
+static const struct platform fake = { .name = "fake", .msr = &no_msr, .smp_call = smp_threads_call, .smp_wait = smp_threads_wait };
 
 static struct smp_info four(void)
 {
@@ -67,7 +36,7 @@ static void every_pair_measured(void **state)
     (void)state;
     struct smp_info s = four();
     s.cpus[3].state = SMP_NO_ANSWER; /* not in the matrix */
-    silent_slot = lost_slot = 99;
+    smp_threads_silent = smp_threads_lost = SMP_THREADS_NONE;
     for (int rmw = 0; rmw < 2; rmw++) {
         c2c_measure(&fake, &s, rmw, 1000000000ull, &m);
         assert_string_equal(m.variant, rmw ? "rmw" : "store");
@@ -91,7 +60,7 @@ static void every_started_processor_is_in_the_matrix(void **state)
     struct smp_info s = { .n = 20 };
     for (unsigned i = 0; i < 20; i++)
         s.cpus[i] = (struct smp_cpu){ .apic_id = i, .state = i ? SMP_STARTED : SMP_BSP };
-    silent_slot = lost_slot = 99;
+    smp_threads_silent = smp_threads_lost = SMP_THREADS_NONE;
     c2c_measure(&fake, &s, true, 0, &m);
     assert_int_equal(m.n, 20);
     assert_int_equal(m.apic_id[19], 19);
@@ -106,8 +75,8 @@ static void lost_processor_is_abandoned(void **state)
 {
     (void)state;
     struct smp_info s = four();
-    silent_slot = 99;
-    lost_slot = 2;
+    smp_threads_silent = SMP_THREADS_NONE;
+    smp_threads_lost = 2;
     c2c_measure(&fake, &s, true, 0, &m);
     assert_int_equal(m.lost, 1);
     assert_int_equal(m.lost_apic[0], 4);
@@ -115,7 +84,7 @@ static void lost_processor_is_abandoned(void **state)
         for (unsigned j = 0; j < 4; j++)
             if (i != j)
                 assert_int_equal(m.cell[i][j], (i == 2 || j == 2) ? C2C_LOST : C2C_MEASURED);
-    lost_slot = 99;
+    smp_threads_lost = SMP_THREADS_NONE;
 }
 
 /* One that takes the work and never answers: the boot processor's ping
@@ -126,12 +95,12 @@ static void silent_processor_times_out(void **state)
     (void)state;
     struct smp_info s = four();
     s.n = 2;
-    silent_slot = 1;
+    smp_threads_silent = 1;
     c2c_measure(&fake, &s, false, 0, &m);
     assert_int_equal(m.cell[0][1], C2C_LOST);
     assert_int_equal(m.cell[1][0], C2C_LOST);
     assert_int_equal(m.lost, 1);
-    silent_slot = 99;
+    smp_threads_silent = SMP_THREADS_NONE;
 }
 
 static void tsc_offsets_of_threads(void **state)

@@ -1,50 +1,19 @@
 /* smp/chase/loaded (kernel/smp/loaded_chase.c) on the host: the sizing
  * (loaded_plan), the choice of each step's streamers (loaded_pick) and a
- * whole measurement with real threads as the other processors (the same
- * fake mailboxes as test_between_cores.c: smp_call starts a thread,
- * smp_wait joins it). What is asserted is exact: sizes, which steps ran
+ * whole measurement with real threads as the other processors
+ * (support/smp_threads.c: smp_call starts a thread, smp_wait joins it). What is asserted is exact: sizes, which steps ran
  * with which processors, which were abandoned; never a timing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <pthread.h>
 #include <string.h>
 #include <cmocka.h>
+#include "smp_threads.h"
 #include "smp/loaded_chase.h"
 
-struct call { pthread_t thread; uintptr_t (*fn)(uintptr_t); uintptr_t arg, result; };
-static struct call calls[SMP_MAX_CPUS];
-static unsigned silent_slot = 99, lost_slot = 99;
-
-static void *thread_main(void *p)
-{
-    struct call *c = p;
-    c->result = c->fn(c->arg);
-    return NULL;
-}
-
-static bool fake_call(unsigned slot, uintptr_t (*fn)(uintptr_t), uintptr_t arg)
-{
-    if (slot == silent_slot)
-        return true; /* takes the work and never runs it: a hung processor */
-    calls[slot] = (struct call){ .fn = fn, .arg = arg };
-    return pthread_create(&calls[slot].thread, NULL, thread_main, &calls[slot]) == 0;
-}
-
-static int fake_wait(unsigned slot, uint32_t ms, uintptr_t *result)
-{
-    (void)ms;
-    if (slot == silent_slot)
-        return SMP_BUSY;
-    pthread_join(calls[slot].thread, NULL);
-    if (result)
-        *result = calls[slot].result;
-    return slot == lost_slot ? SMP_LOST : SMP_DONE;
-}
-
-static const struct platform fake = { .name = "fake", .smp_call = fake_call, .smp_wait = fake_wait };
+static const struct platform fake = { .name = "fake", .smp_call = smp_threads_call, .smp_wait = smp_threads_wait };
 
 /* The boot processor (APIC ID 0) and three started ones (2, 4, 6). */
 static struct smp_info four(void)
@@ -108,7 +77,7 @@ static void every_step_with_its_streamers(void **state)
 {
     (void)state;
     struct smp_info s = four();
-    silent_slot = lost_slot = 99;
+    smp_threads_silent = smp_threads_lost = SMP_THREADS_NONE;
     measure(&s);
     assert_null(r.skip);
     assert_int_equal(r.chaser_apic, 0);
@@ -133,9 +102,9 @@ static void faulting_streamer_is_abandoned(void **state)
 {
     (void)state;
     struct smp_info s = four();
-    lost_slot = 2;
+    smp_threads_lost = 2;
     measure(&s);
-    lost_slot = 99;
+    smp_threads_lost = SMP_THREADS_NONE;
     assert_null(r.skip);
     assert_int_equal(r.nsteps, 3);
     assert_int_equal(r.lost, 1);
@@ -151,9 +120,9 @@ static void silent_streamer_is_abandoned(void **state)
     (void)state;
     struct smp_info s = four();
     s.n = 2;
-    silent_slot = 1;
+    smp_threads_silent = 1;
     measure(&s);
-    silent_slot = 99;
+    smp_threads_silent = SMP_THREADS_NONE;
     assert_int_equal(r.nsteps, 2);
     assert_int_equal(r.step[1].streamers, 1);
     assert_int_equal(r.lost, 1);

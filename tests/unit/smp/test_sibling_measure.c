@@ -8,41 +8,12 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
-#include <pthread.h>
 #include <cmocka.h>
+#include "smp_threads.h"
 #include "cpu/cpu.h"
 #include "smp/sibling.h"
 
-struct call { pthread_t thread; uintptr_t (*fn)(uintptr_t); uintptr_t arg; };
-static struct call calls[SMP_MAX_CPUS];
-static unsigned silent_slot = 99;
-
-static void *thread_main(void *p)
-{
-    struct call *c = p;
-    c->fn(c->arg);
-    return NULL;
-}
-
-static bool fake_call(unsigned slot, uintptr_t (*fn)(uintptr_t), uintptr_t arg)
-{
-    if (slot == silent_slot)
-        return true; /* takes the work and never runs it: a hung processor */
-    calls[slot] = (struct call){ .fn = fn, .arg = arg };
-    return pthread_create(&calls[slot].thread, NULL, thread_main, &calls[slot]) == 0;
-}
-
-static int fake_wait(unsigned slot, uint32_t ms, uintptr_t *result)
-{
-    (void)ms;
-    (void)result;
-    if (slot == silent_slot)
-        return SMP_BUSY;
-    pthread_join(calls[slot].thread, NULL);
-    return SMP_DONE;
-}
-
-static const struct platform fake = { .name = "fake", .smp_call = fake_call, .smp_wait = fake_wait };
+static const struct platform fake = { .name = "fake", .smp_call = smp_threads_call, .smp_wait = smp_threads_wait };
 static const struct cpu_topology smt = { .source = "test", .smt_bits = 1 };
 static struct sibling_result r;
 
@@ -150,9 +121,9 @@ static void silent_sibling_is_abandoned(void **state)
 {
     (void)state;
     features(true);
-    silent_slot = 1;
+    smp_threads_silent = 1;
     measure("all");
-    silent_slot = 99;
+    smp_threads_silent = SMP_THREADS_NONE;
     assert_null(r.skip);
     assert_int_equal(r.n, 1);
     assert_string_equal(r.pairs[0].skip, "a processor of the pair did not finish (abandoned)");
