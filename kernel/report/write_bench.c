@@ -7,36 +7,35 @@ void write_bench_list_heading(unsigned count)
     log_text("\n== Benchmarks (%u) ==\n", count);
 }
 
-void write_bench_entry(const struct bench *b, const char *unmet)
+/* One entry; min_cpus 0: a benchmark with a body, else a measurement
+ * between processors (BENCH_SMP), which says so and how many it needs. */
+static void entry(const char *name, const char *desc, const char *unmet, bool ring0, bool loaded,
+                  unsigned min_cpus)
 {
-    log_text("  %-31s %s\n", b->name, b->desc);
+    log_text("  %-31s %s\n", name, desc);
     if (unmet)
         log_text("  %-31s (cannot run here: %s)\n", "", unmet);
     rec_open("bench");
-    rec_str("name", b->name);
-    rec_str("desc", b->desc);
+    rec_str("name", name);
+    rec_str("desc", desc);
     rec_bool("runnable", unmet == NULL);
-    rec_bool("ring0", b->ring0);
-    rec_bool("loaded", b->loaded);
+    rec_bool("ring0", ring0);
+    rec_bool("loaded", loaded);
+    if (min_cpus) {
+        rec_bool("smp", true);
+        rec_u64("min_cpus", min_cpus);
+    }
     if (unmet)
         rec_str("reason", unmet);
     rec_close();
 }
 
+void write_bench_entry(const struct bench *b, const char *unmet)
+{
+    entry(b->name, b->desc, unmet, b->ring0, b->loaded, 0);
+}
+
 void write_smp_bench_entry(const struct smp_bench *b, const char *unmet)
 {
-    log_text("  %-31s %s\n", b->name, b->desc);
-    if (unmet)
-        log_text("  %-31s (cannot run here: %s)\n", "", unmet);
-    rec_open("bench");
-    rec_str("name", b->name);
-    rec_str("desc", b->desc);
-    rec_bool("runnable", unmet == NULL);
-    rec_bool("ring0", false);
-    rec_bool("loaded", false);
-    rec_bool("smp", true);
-    rec_u64("min_cpus", b->min_cpus < 2 ? 2 : b->min_cpus);
-    if (unmet)
-        rec_str("reason", unmet);
-    rec_close();
+    entry(b->name, b->desc, unmet, false, false, b->min_cpus < 2 ? 2 : b->min_cpus);
 }
