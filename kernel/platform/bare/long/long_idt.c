@@ -8,6 +8,7 @@
  * 64-bit TSS (§7.7, Figure 7-11). */
 #include <stdint.h>
 #include "long_idt.h"
+#include "lib/kstring.h"
 #include "platform/bare/traps/gdt.h"
 
 static struct gate64 idt64[34] __attribute__((aligned(16)));
@@ -15,27 +16,34 @@ static struct tss64 tss64 __attribute__((aligned(128)));
 static uint8_t df_stack64[16384] __attribute__((aligned(16)));
 extern const uint32_t isr64_stubs[34]; /* 0-31 exceptions, 32-33 the watchdog */
 
+void long_gates_fill(struct gate64 *idt, const uint32_t *stubs, unsigned n)
+{
+    for (unsigned v = 0; v < n; v++) {
+        idt[v].offset_lo = stubs[v] & 0xffff;
+        idt[v].offset_mid = stubs[v] >> 16;
+        idt[v].offset_hi = 0;
+        idt[v].selector = SEL_CODE64;
+        idt[v].ist = v == 8 ? 1 : 0; /* #DF on IST1 */
+        idt[v].flags = 0x8e;         /* present, DPL 0, 64-bit interrupt gate */
+        idt[v].reserved = 0;
+    }
+}
+
+uint64_t long_tss64_fill(struct tss64 *t, uint32_t df_stack_top)
+{
+    kmemset(t, 0, sizeof *t);
+    t->ist[0] = df_stack_top;
+    t->iomap = sizeof *t; /* no I/O permission bitmap */
+    /* A 16-byte system descriptor (§7.2.3, Figure 7-4): its low half has the
+     * 32-bit layout with type 9, an available 64-bit TSS in IA-32e mode. */
+    return gdt_descriptor((uint32_t)(uintptr_t)t, sizeof *t - 1, 0x89, 0);
+}
+
 void long_idt_init(struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr)
 {
     gdt_set_raw(SEL_CODE64, CODE64_DESCRIPTOR);
-    for (unsigned v = 0; v < 34; v++) {
-        idt64[v].offset_lo = isr64_stubs[v] & 0xffff;
-        idt64[v].offset_mid = isr64_stubs[v] >> 16;
-        idt64[v].offset_hi = 0;
-        idt64[v].selector = SEL_CODE64;
-        idt64[v].ist = v == 8 ? 1 : 0; /* #DF on IST1 */
-        idt64[v].flags = 0x8e;         /* present, DPL 0, 64-bit interrupt gate */
-        idt64[v].reserved = 0;
-    }
-    tss64.ist[0] = (uint32_t)(uintptr_t)(df_stack64 + sizeof df_stack64);
-    tss64.iomap = sizeof tss64; /* no I/O permission bitmap */
-    /* A 16-byte system descriptor (§7.2.3, Figure 7-4): type 9 is an
-     * available 64-bit TSS in IA-32e mode; the upper 8 bytes hold base
-     * bits 63:32 (zero here). */
-    uint32_t base = (uint32_t)(uintptr_t)&tss64, limit = sizeof tss64 - 1;
-    uint64_t low = (uint64_t)(limit & 0xffff) | (uint64_t)(base & 0xffffff) << 16 |
-                   (uint64_t)0x89 << 40 | (uint64_t)(base >> 24) << 56;
-    gdt_set_raw(SEL_TSS64, low);
+    long_gates_fill(idt64, isr64_stubs, 34);
+    gdt_set_raw(SEL_TSS64, long_tss64_fill(&tss64, (uint32_t)(uintptr_t)(df_stack64 + sizeof df_stack64)));
     gdt_set_raw(SEL_TSS64 + 8, 0);
     struct {
         uint16_t limit;

@@ -37,4 +37,11 @@ _Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 7-11");
 /* Fills the 64-bit code segment and TSS descriptors, the 16-byte gates and
  * IST1, and the pseudo-descriptors long_switch loads. */
 void long_idt_init(struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr);
+
+/* What the boot processor's tables and each AP's (smp/ap_tables.c) are made
+ * of: n 64-bit interrupt gates to stubs (below 4 GiB) through SEL_CODE64,
+ * #DF on IST1; and a 64-bit TSS whose IST1 is df_stack_top, returning the
+ * low half of its 16-byte GDT descriptor (the high half, base 63:32, is 0). */
+void long_gates_fill(struct gate64 *idt, const uint32_t *stubs, unsigned n);
+uint64_t long_tss64_fill(struct tss64 *t, uint32_t df_stack_top);
 #endif

@@ -22,6 +22,7 @@
 #include "ap.h"
 #include "ap_tables.h"
 #include "lib/kstring.h"
+#include "platform/bare/traps/idt.h"
 
 #define AP_STACK 8192
 #define AP_DF_STACK 4096
@@ -39,12 +40,6 @@ struct ap_memory {
 struct ap_box ap_boxes[SMP_MAX_CPUS];
 static struct ap_memory mem[SMP_MAX_CPUS];
 
-struct gate32 {
-    uint16_t offset_lo, selector;
-    uint8_t zero, flags;
-    uint16_t offset_hi;
-} __attribute__((packed));
-
 static struct gate32 idt32[32];
 static struct gate64 idt64[32] __attribute__((aligned(16)));
 static uint32_t df_task_eip;
@@ -52,22 +47,10 @@ static uint32_t df_task_eip;
 void ap_tables_prepare(const struct ap_handlers *h)
 {
     df_task_eip = h->df_task_eip;
-    for (unsigned v = 0; v < 32; v++) {
-        idt32[v].offset_lo = h->stubs32[v] & 0xffff;
-        idt32[v].offset_hi = h->stubs32[v] >> 16;
-        idt32[v].selector = v == 8 ? SEL_TSS_DF : SEL_CODE;
-        idt32[v].zero = 0;
-        /* 0x8e: present, ring 0, 32-bit interrupt gate; 0x85: a task gate
-         * (§6.11, Figure 6-2), whose offset is not used. */
-        idt32[v].flags = v == 8 ? 0x85 : 0x8e;
-        idt64[v].offset_lo = h->stubs64[v] & 0xffff;
-        idt64[v].offset_mid = h->stubs64[v] >> 16;
-        idt64[v].offset_hi = 0;
-        idt64[v].selector = SEL_CODE64;
-        idt64[v].ist = v == 8 ? 1 : 0;  /* #DF on IST1 */
-        idt64[v].flags = 0x8e;          /* present, DPL 0, 64-bit interrupt gate */
-        idt64[v].reserved = 0;
-    }
+    for (unsigned v = 0; v < 32; v++) /* #DF: a task gate to the AP's own double-fault task */
+        idt_gate32(&idt32[v], v == 8 ? 0 : h->stubs32[v], v == 8 ? SEL_TSS_DF : SEL_CODE,
+                   v == 8 ? GATE32_TASK : GATE32_INTERRUPT);
+    long_gates_fill(idt64, h->stubs64, 32);
 }
 
 uint32_t ap_stack_top(unsigned slot)
@@ -142,13 +125,7 @@ void ap_tables_load32(unsigned slot)
 void ap_tables_long(unsigned slot, struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr)
 {
     struct ap_memory *m = &mem[slot];
-    kmemset(&m->tss64, 0, sizeof m->tss64);
-    m->tss64.ist[0] = (uint32_t)(uintptr_t)(m->df_stack + AP_DF_STACK);
-    m->tss64.iomap = sizeof m->tss64;
-    /* A 16-byte system descriptor (§7.2.3, Figure 7-4): its low half has
-     * the 32-bit layout with type 9 (available 64-bit TSS in IA-32e mode),
-     * the high half base bits 63:32 (zero). */
-    m->gdt[SEL_TSS64 >> 3] = gdt_descriptor((uint32_t)(uintptr_t)&m->tss64, sizeof m->tss64 - 1, 0x89, 0);
+    m->gdt[SEL_TSS64 >> 3] = long_tss64_fill(&m->tss64, (uint32_t)(uintptr_t)(m->df_stack + AP_DF_STACK));
     m->gdt[(SEL_TSS64 >> 3) + 1] = 0;
     m->gdt[SEL_CODE64 >> 3] = CODE64_DESCRIPTOR;
     gdtr->limit = sizeof m->gdt - 1;

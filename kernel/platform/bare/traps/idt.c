@@ -6,25 +6,24 @@
 #include <stdint.h>
 #include "idt.h"
 
-struct gate {
-    uint16_t offset_lo, selector;
-    uint8_t zero, flags;
-    uint16_t offset_hi;
-} __attribute__((packed));
-
-static struct gate idt[34];
+static struct gate32 idt[34];
 extern const uint32_t isr_stubs[32];
 extern const char isr_32[], isr_33[];
+
+void idt_gate32(struct gate32 *g, uint32_t offset, uint16_t selector, uint8_t flags)
+{
+    g->offset_lo = offset & 0xffff;
+    g->offset_hi = offset >> 16;
+    g->selector = selector;
+    g->zero = 0;
+    g->flags = flags;
+}
 
 void idt_init(void)
 {
     for (int v = 0; v < 34; v++) {
         uint32_t stub = v < 32 ? isr_stubs[v] : (uint32_t)(uintptr_t)(v == 32 ? isr_32 : isr_33);
-        idt[v].offset_lo = stub & 0xffff;
-        idt[v].offset_hi = stub >> 16;
-        idt[v].selector = 0x08;
-        idt[v].zero = 0;
-        idt[v].flags = 0x8e; /* present, ring 0, 32-bit interrupt gate */
+        idt_gate32(&idt[v], stub, 0x08, GATE32_INTERRUPT);
     }
     struct {
         uint16_t limit;
@@ -37,9 +36,5 @@ void idt_init(void)
  * task whose TSS the selector names, with its own stack (§6.12.2). */
 void idt_set_task_gate(unsigned vector, uint16_t tss_selector)
 {
-    idt[vector].offset_lo = 0;
-    idt[vector].offset_hi = 0;
-    idt[vector].selector = tss_selector;
-    idt[vector].zero = 0;
-    idt[vector].flags = 0x85; /* present, ring 0, task gate */
+    idt_gate32(&idt[vector], 0, tss_selector, GATE32_TASK);
 }
