@@ -131,10 +131,15 @@ unsigned smp_bench_running(const struct platform *p, const struct smp_info *s)
     return n ? n : 1;
 }
 
+unsigned smp_bench_min_cpus(const struct smp_bench *b)
+{
+    return b->min_cpus < 2 ? 2 : b->min_cpus; /* between processors: two at least */
+}
+
 const char *smp_bench_unmet(const struct smp_bench *b, unsigned running, char *buf, size_t size)
 {
     static const char *const counts[] = { "two", "two", "two", "three", "four" };
-    unsigned need = b->min_cpus < 2 ? 2 : b->min_cpus; /* between processors: two at least */
+    unsigned need = smp_bench_min_cpus(b);
     if (running < need) {
         if (need < sizeof counts / sizeof counts[0])
             ksnprintf(buf, size, "needs %s running processors, %u here", counts[need], running);

@@ -21,6 +21,8 @@ const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t siz
  * few processors ("needs two running processors, 1 here") first, then a
  * CPUID feature it needs. */
 struct smp_info;
+/* How many running processors b needs: its min_cpus, two at least. */
+unsigned smp_bench_min_cpus(const struct smp_bench *b);
 unsigned smp_bench_running(const struct platform *p, const struct smp_info *s);
 const char *smp_bench_unmet(const struct smp_bench *b, unsigned running, char *buf, size_t size);
 

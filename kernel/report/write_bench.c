@@ -1,5 +1,6 @@
 /* The list of benchmarks (option list): one "bench" record each. */
 #include "log.h"
+#include "harness/bench_registry.h"
 #include "write.h"
 
 void write_bench_list_heading(unsigned count)
@@ -37,5 +38,5 @@ void write_bench_entry(const struct bench *b, const char *unmet)
 
 void write_smp_bench_entry(const struct smp_bench *b, const char *unmet)
 {
-    entry(b->name, b->desc, unmet, false, false, b->min_cpus < 2 ? 2 : b->min_cpus);
+    entry(b->name, b->desc, unmet, false, false, smp_bench_min_cpus(b));
 }

@@ -12,18 +12,10 @@
 #include "report/log.h"
 #include "report/write.h"
 #include "smp_phase.h"
+#include "suite.h"
 
 extern char opt_select[]; /* bench= (suite.c) */
 extern bool opt_list;     /* list= (suite.c): nothing is measured */
-
-static bool selected(const char *name)
-{
-    char glob[64];
-    for (const char *p = opt_select; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
-        if (kglob(glob, name))
-            return true;
-    return false;
-}
 
 /* Whether b runs here. Too few processors is an info note when bench= asks
  * for smp/ by name (a default bench=* run on one processor says nothing); a
@@ -31,11 +23,11 @@ static bool selected(const char *name)
 static bool runs(const struct smp_bench *b, unsigned running)
 {
     char why[160];
-    if (!selected(b->name))
+    if (!suite_selects(b->name))
         return false;
     if (!smp_bench_unmet(b, running, why, sizeof why))
         return true;
-    if (running < (b->min_cpus < 2 ? 2 : b->min_cpus)) {
+    if (running < smp_bench_min_cpus(b)) {
         if (kstrncmp(opt_select, "smp/", 4) == 0)
             log_note("info", "smp", "%s: %s; not measured", b->name, why);
     } else {

@@ -64,7 +64,7 @@ static const char *unmet_here(const struct platform *p, const struct bench *b, c
     return bench_unmet(b, p->ring0, buf, size);
 }
 
-static bool selected(const char *name)
+bool suite_selects(const char *name)
 {
     char glob[64];
     for (const char *p = opt_select; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
@@ -477,11 +477,11 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
     *ran = 0;
     unsigned n = 0;
     for (unsigned i = 0; i < all_count(); i++)
-        n += selected(all_at(i)->name);
+        n += suite_selects(all_at(i)->name);
     progress_start(p, n);
     for (unsigned i = 0; i < all_count(); i++) {
         const struct bench *b = all_at(i);
-        if (!selected(b->name))
+        if (!suite_selects(b->name))
             continue;
         (*ran)++;
         progress_next(b->name);
@@ -508,7 +508,7 @@ int suite_serve(const struct platform *p, int (*session)(const struct platform *
 static bool smp_selected(void)
 {
     for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++)
-        if (selected(b->name))
+        if (suite_selects(b->name))
             return true;
     return false;
 }

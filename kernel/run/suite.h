@@ -22,6 +22,10 @@ int suite_run_selected(const struct platform *p, unsigned *ran);
  * PMU restore check. Returns the worst status met. */
 int suite_serve(const struct platform *p, int (*session)(const struct platform *p));
 
+/* Whether bench= selects the benchmark or measurement of this name (its
+ * comma-separated globs). */
+bool suite_selects(const char *name);
+
 /* The list of benchmarks (option list): name, what it needs, description. */
 void suite_list(const struct platform *p);
 
