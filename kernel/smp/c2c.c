@@ -3,12 +3,11 @@
  * wait is bounded by a spin count, so a side that never answers ends the
  * pair as a timeout instead of a hang. */
 #include "c2c.h"
+#include "smp_bounds.h"
 #include "cpu/cpu_native.h"
 #include "lib/kstring.h"
 #include "stats/stats.h"
 
-#define SPIN_LIMIT (1u << 28) /* about a second of spinning: generous for a loaded emulator */
-#define WAIT_MS 5000
 
 struct pair {
     volatile uint32_t line __attribute__((aligned(128)));
@@ -19,14 +18,6 @@ struct pair {
 } __attribute__((aligned(128)));
 
 static struct pair pair;
-
-static bool wait_for(volatile uint32_t *line, uint32_t value)
-{
-    for (uint32_t spins = 0; spins < SPIN_LIMIT; spins++)
-        if (*line == value)
-            return true;
-    return false;
-}
 
 static void bump(struct pair *pp, uint32_t value)
 {
@@ -40,7 +31,7 @@ static uintptr_t pong(uintptr_t arg)
 {
     struct pair *pp = (struct pair *)arg;
     for (uint32_t k = 0; k < C2C_WARMUP + C2C_ROUNDS; k++) {
-        if (!wait_for(&pp->line, 2 * k + 1)) {
+        if (!smp_spin_until(&pp->line, 2 * k + 1)) {
             pp->timed_out = 1;
             return 0;
         }
@@ -55,7 +46,7 @@ static uintptr_t ping(uintptr_t arg)
     for (uint32_t k = 0; k < C2C_WARMUP + C2C_ROUNDS; k++) {
         uint64_t t0 = cpu_rdtsc_native();
         bump(pp, 2 * k + 1);
-        if (!wait_for(&pp->line, 2 * k + 2)) {
+        if (!smp_spin_until(&pp->line, 2 * k + 2)) {
             pp->timed_out = 1;
             return 0;
         }
@@ -78,20 +69,19 @@ static void abandon(struct c2c_matrix *m, unsigned i)
         m->lost_apic[m->lost++] = m->apic_id[i];
 }
 
-#define BOOT ((unsigned)-1) /* the slot of the boot processor: it runs its side itself */
 
 /* One side to processor i's mailbox (nothing to post for the boot processor). */
 static bool post(const struct platform *p, const struct c2c_matrix *m, unsigned i,
                  uintptr_t (*fn)(uintptr_t))
 {
-    return m->slot[i] == BOOT || p->smp_call(m->slot[i], fn, (uintptr_t)&pair);
+    return m->slot[i] == SMP_SLOT_BOOT || p->smp_call(m->slot[i], fn, (uintptr_t)&pair);
 }
 
 static enum c2c_cell finish(const struct platform *p, struct c2c_matrix *m, unsigned i)
 {
-    if (m->slot[i] == BOOT)
+    if (m->slot[i] == SMP_SLOT_BOOT)
         return C2C_MEASURED;
-    int w = p->smp_wait(m->slot[i], WAIT_MS, NULL);
+    int w = p->smp_wait(m->slot[i], SMP_WAIT_MS, NULL);
     if (w != SMP_DONE) {
         abandon(m, i);
         return C2C_LOST;
@@ -109,9 +99,9 @@ static void one_pair(const struct platform *p, struct c2c_matrix *m, unsigned i,
     }
     if (!post(p, m, i, ping))
         pair.timed_out = 1; /* the pong side gives up after its spin limit */
-    else if (m->slot[i] == BOOT)
+    else if (m->slot[i] == SMP_SLOT_BOOT)
         ping((uintptr_t)&pair);
-    else if (m->slot[j] == BOOT)
+    else if (m->slot[j] == SMP_SLOT_BOOT)
         pong((uintptr_t)&pair);
     enum c2c_cell a = finish(p, m, i), b = finish(p, m, j);
     if (a == C2C_LOST || b == C2C_LOST) {
@@ -140,7 +130,7 @@ void c2c_measure(const struct platform *p, const struct smp_info *s, bool rmw, u
         if (c->state != SMP_BSP && c->state != SMP_STARTED)
             continue;
         m->apic_id[m->n] = c->apic_id;
-        m->slot[m->n++] = c->state == SMP_BSP ? BOOT : k;
+        m->slot[m->n++] = c->state == SMP_BSP ? SMP_SLOT_BOOT : k;
     }
     for (unsigned i = 0; i < m->n; i++)
         for (unsigned j = 0; j < m->n; j++) {

@@ -3,6 +3,7 @@
  * for a streamer to begin, smp_wait's milliseconds for it to stop), so one
  * that faults or hangs is abandoned and the steps go on with the others. */
 #include "loaded_chase.h"
+#include "smp_bounds.h"
 #include "cpu/cpu_native.h"
 #include "harness/bench_services.h"
 #include "lib/div64.h"
@@ -14,8 +15,6 @@ OPTION_UINT(streamfault, "streamfault", 0, 0, 0xffffffffu,
             "test: in smp/chase/loaded the streamer with this APIC ID (not the boot one) faults (#UD) "
             "as it starts streaming; it is abandoned and the run completes");
 
-#define SPIN_LIMIT (1u << 28) /* about a second of spinning: generous for a loaded emulator */
-#define WAIT_MS 5000
 #define CHUNK 4096u           /* a streamer looks at the stop flag once per 4 KiB */
 #define MAX_PASSES 4096u      /* a streamer's own bound, should the stop never come */
 
@@ -140,7 +139,7 @@ static void start_streamers(const struct platform *p, const struct pool *pl, con
         posted[i] = p->smp_call(pl->slot[pick[i]], stream, (uintptr_t)st);
     }
     for (unsigned i = 0; i < k; i++)
-        for (uint32_t spins = 0; posted[i] && !streamers[pick[i]].started && spins < SPIN_LIMIT; spins++)
+        for (uint32_t spins = 0; posted[i] && !streamers[pick[i]].started && spins < SMP_SPIN_LIMIT; spins++)
             continue;
 }
 
@@ -159,7 +158,7 @@ static bool run_step(const struct platform *p, struct pool *pl, unsigned k, uint
     shared.stop = 1;
     for (unsigned i = 0; i < k; i++) {
         st->stream[i].apic_id = pl->apic[pick[i]];
-        if (!posted[i] || p->smp_wait(pl->slot[pick[i]], WAIT_MS, NULL) != SMP_DONE) {
+        if (!posted[i] || p->smp_wait(pl->slot[pick[i]], SMP_WAIT_MS, NULL) != SMP_DONE) {
             abandon(pl, pick[i], out);
             continue;
         }

@@ -3,11 +3,11 @@
 #include "cpu/cpu_native.h"
 #include "lib/kstring.h"
 #include "sibling.h"
+#include "smp_bounds.h"
 #include "sibling_kernels.h"
 
 #define SPIN_LIMIT (1u << 28)   /* the antagonist's bound in rounds, should the stop never come */
 #define CHUNK_ROUNDS 64u        /* rounds between two looks at the stop flag */
-#define BOOT ((unsigned)-1)
 
 static struct {
     volatile uint32_t stop __attribute__((aligned(128)));
@@ -49,15 +49,15 @@ static uintptr_t busy_body(uintptr_t arg)
 
 static bool timed_on(const struct platform *p, unsigned slot, uint64_t *ticks)
 {
-    if (slot == BOOT)
+    if (slot == SMP_SLOT_BOOT)
         timed_body(0);
-    else if (!p->smp_call(slot, timed_body, 0) || p->smp_wait(slot, 5000, 0) != SMP_DONE)
+    else if (!p->smp_call(slot, timed_body, 0) || p->smp_wait(slot, SMP_WAIT_MS, 0) != SMP_DONE)
         return false;
     *ticks = shared.best;
     return true;
 }
 
-/* The first running pair of SMT siblings: slots (BOOT for the boot one). */
+/* The first running pair of SMT siblings: slots (SMP_SLOT_BOOT for the boot one). */
 static bool find_pair(const struct smp_info *s, unsigned smt_bits, unsigned *a, unsigned *b)
 {
     for (unsigned i = 0; i < s->n; i++)
@@ -66,7 +66,7 @@ static bool find_pair(const struct smp_info *s, unsigned smt_bits, unsigned *a, 
             bool run_x = x->state == SMP_BSP || x->state == SMP_STARTED;
             bool run_y = y->state == SMP_STARTED; /* the busy one takes work by mailbox */
             if (i != j && run_x && run_y && (x->apic_id >> smt_bits) == (y->apic_id >> smt_bits)) {
-                *a = x->state == SMP_BSP ? BOOT : i;
+                *a = x->state == SMP_BSP ? SMP_SLOT_BOOT : i;
                 *b = j;
                 return true;
             }
@@ -105,7 +105,7 @@ static bool measure_pair(const struct platform *p, unsigned a, unsigned b, struc
     }
     bool ok = timed_on(p, a, &pr->loaded);
     shared.stop = 1;
-    if ((busy && p->smp_wait(b, 5000, 0) != SMP_DONE) || !ok) {
+    if ((busy && p->smp_wait(b, SMP_WAIT_MS, 0) != SMP_DONE) || !ok) {
         pr->skip = "a processor of the pair did not finish (abandoned)";
         return false;
     }
@@ -128,7 +128,7 @@ void sibling_measure(const struct platform *p, const struct smp_info *s, const s
         out->skip = "no two running processors are SMT siblings";
         return;
     }
-    out->measured_apic = a == BOOT ? s->bsp_apic_id : s->cpus[a].apic_id;
+    out->measured_apic = a == SMP_SLOT_BOOT ? s->bsp_apic_id : s->cpus[a].apic_id;
     out->sibling_apic = s->cpus[b].apic_id;
     shared.kernel = c->body;
     for (unsigned i = 0; i < c->n; i++) {

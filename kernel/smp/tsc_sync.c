@@ -3,9 +3,9 @@
 #include "cpu/cpu_native.h"
 #include "lib/div64.h"
 #include "lib/kstring.h"
+#include "smp_bounds.h"
 #include "tsc_sync.h"
 
-#define SPIN_LIMIT (1u << 28) /* about a second of spinning: generous for a loaded emulator */
 #define MSR_TSC_ADJUST 0x3b
 
 static struct {
@@ -19,14 +19,6 @@ static struct {
     bool have_adjust;
 } hs __attribute__((aligned(128)));
 
-static bool wait_for(uint32_t value)
-{
-    for (uint32_t spins = 0; spins < SPIN_LIMIT; spins++)
-        if (hs.line == value)
-            return true;
-    return false;
-}
-
 /* The other processor's side: answer every signal with its TSC. */
 static uintptr_t answer(uintptr_t arg)
 {
@@ -37,7 +29,7 @@ static uintptr_t answer(uintptr_t arg)
         hs.have_adjust = true;
     }
     for (uint32_t r = 0; r < TSC_ROUNDS; r++) {
-        if (!wait_for(2 * r + 1)) {
+        if (!smp_spin_until(&hs.line, 2 * r + 1)) {
             hs.gave_up = 1;
             return 0;
         }
@@ -54,7 +46,7 @@ static bool ask(int64_t *offset, uint64_t *uncertainty)
     for (uint32_t r = 0; r < TSC_ROUNDS; r++) {
         uint64_t t0 = cpu_rdtsc_native();
         hs.line = 2 * r + 1;
-        if (!wait_for(2 * r + 2))
+        if (!smp_spin_until(&hs.line, 2 * r + 2))
             return false;
         uint64_t t1 = cpu_rdtsc_native();
         uint64_t half = (t1 - t0) / 2;
@@ -74,7 +66,7 @@ static bool measure_one(const struct platform *p, unsigned slot, int64_t *offset
     if (!p->smp_call(slot, answer, 0))
         return false;
     bool ok = ask(offset, unc);
-    return p->smp_wait(slot, 5000, 0) == SMP_DONE && ok;
+    return p->smp_wait(slot, SMP_WAIT_MS, 0) == SMP_DONE && ok;
 }
 
 static void spin_ms(uint64_t hz, uint32_t ms)

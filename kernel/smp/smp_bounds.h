@@ -1,0 +1,22 @@
+/* How every measurement between processors bounds its waits, so a side that
+ * never answers ends a measurement as a timeout or an abandoned processor,
+ * never a hang. */
+#ifndef CK_SMP_BOUNDS_H
+#define CK_SMP_BOUNDS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SMP_SPIN_LIMIT (1u << 28)      /* spins of one wait: about a second, generous for a loaded emulator */
+#define SMP_WAIT_MS 5000u              /* smp_wait's bound for a posted side to finish */
+#define SMP_SLOT_BOOT ((unsigned)-1)   /* the boot processor's slot: it runs its side itself */
+
+/* Spins until *word holds value (true) or SMP_SPIN_LIMIT spins pass (false). */
+static inline bool smp_spin_until(const volatile uint32_t *word, uint32_t value)
+{
+    for (uint32_t spins = 0; spins < SMP_SPIN_LIMIT; spins++)
+        if (*word == value)
+            return true;
+    return false;
+}
+
+#endif
