@@ -148,6 +148,21 @@ class ScreenBoot:
         self.monitor.command(f"pmemsave 0xb8000 4000 \"{out}\"")  # quoted: /tmp would parse as a division
         return vga_text(open(out, "rb").read())
 
+    def settled_screen(self, tries=20):
+        """The screen once two reads in a row agree. The console writes each
+        text to the serial port first and the screen after, so the serial log
+        can end while the framebuffer is still scrolling its last lines in
+        (slowly under TCG on a loaded machine); bounded: after `tries` reads
+        the last one is returned as it is."""
+        rows = self.screen()
+        for _ in range(tries):
+            time.sleep(0.2)
+            again = self.screen()
+            if again == rows:
+                break
+            rows = again
+        return rows
+
     def key(self, name):
         self.monitor.command(f"sendkey {name}")
 

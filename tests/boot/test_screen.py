@@ -178,7 +178,7 @@ def test_uefi_framebuffer_log_scrolls_without_wrapping_to_the_top():
     suite = "bench=calib/* samples=9 screen=log"
     with ScreenBoot(suite, cpu="max", uefi=True, timeout=tcg_timeout(suite, uefi=True, n=4)) as sb:
         sb.wait_for(lambda t: "the machine is halted" in t)
-        rows = sb.screen()
+        rows = sb.settled_screen()
         text = sb.text().replace("\r", "")
     folded = []
     for line in text.split("\n")[:-1]:
