@@ -207,9 +207,9 @@ struct bench {
     extern void ck_fn_##id(void);                                                          \
     extern const uint8_t ck_copies_##id[], ck_copies_end_##id[]
 
-#include "long64/bench_asm64.h"
+#include "bench_asm64.h"
 
 /* Measurements between processors (the smp/ group): BENCH_SMP. */
-#include "between/bench_smp.h"
+#include "bench_smp.h"
 
 #endif

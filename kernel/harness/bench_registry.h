@@ -14,7 +14,7 @@ const struct bench *bench_find(const char *name);
  * written into buf. */
 const char *bench_unmet(const struct bench *b, bool ring0, char *buf, size_t size);
 
-/* The smp/ declarations (BENCH_SMP, between/bench_smp.h): the processors
+/* The smp/ declarations (BENCH_SMP, bench_smp.h): the processors
  * running for them (those the start-up phase left in their mailboxes and the
  * boot one; 1 where the platform has no mailboxes or nothing was started),
  * and why b cannot run with that many on this CPU (NULL when it can): too

@@ -1,5 +1,5 @@
 /* The one seam between the portable run and the machine it runs on: each
- * platform (kernel/platform/bare: ring 0 on a PC; kernel/platform/hosted:
+ * platform (kernel/bare: ring 0 on a PC; kernel/hosted:
  * Linux ring 3) fills one struct platform completely. What a platform
  * cannot do it says with NULL (no hook) or false, never by leaving a
  * namesake out. */
@@ -57,7 +57,7 @@ struct platform_bare_info {
     uint64_t fb_addr;
     uint32_t fb_width, fb_height, fb_bpp, fb_type;
     const char *exit;             /* how the run ends */
-    /* Long mode (kernel/platform/bare/long): 64 or 32, why, and the page
+    /* Long mode (kernel/bare/long): 64 or 32, why, and the page
      * size mapping the mem/ region ("4k", "2m", "1g"; NULL in 32-bit mode). */
     unsigned mode;
     const char *mode_reason;

@@ -1,5 +1,5 @@
 /* What the firmware's SMBIOS tables say about the machine (filled by
- * kernel/platform/bare/firmware/smbios.c, written into the platform record):
+ * kernel/bare/firmware/smbios.c, written into the platform record):
  * the BIOS (type 0), the system (type 1), the board (type 2) and the memory
  * devices (type 17). Strings are copied, cut to their buffers, and hold
  * only printable ASCII. SMBIOS spec DSP0134 (version 3.x), §7. */

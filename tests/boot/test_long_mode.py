@@ -1,4 +1,4 @@
-"""Long mode on bare metal (kernel/platform/bare/long): an x86-64 CPU runs the
+"""Long mode on bare metal (kernel/bare/long): an x86-64 CPU runs the
 32-bit core in compatibility mode and 64-bit code through platform->call64;
 every other CPU, or mode=32, keeps the 32-bit kernel. Asserts on the platform
 record (mode, mode_reason, pages, map_pages, mapped_mib), the self-test's

@@ -1,5 +1,5 @@
 """Boot tests for SMBIOS in the platform record (issue 14,
-kernel/platform/bare/firmware/smbios*.c).
+kernel/bare/firmware/smbios*.c).
 
 QEMU builds the SMBIOS tables from its -smbios options, so the record must
 carry exactly the strings given: from SeaBIOS's 2.8 entry point (found by

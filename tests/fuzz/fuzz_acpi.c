@@ -1,4 +1,4 @@
-/* The ACPI parser (kernel/platform/bare/firmware/acpi.c, madt.c) on any
+/* The ACPI parser (kernel/bare/firmware/acpi.c, madt.c) on any
  * bytes. The input is physical memory from address 0x1000 on, the RSDP at
  * its start; the parser may read only what the map hands out (ASan sees a
  * read past the copy, which is exactly as long as the input). Afterwards
@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "platform/bare/firmware/acpi.h"
-#include "platform/bare/firmware/madt.h"
+#include "bare/firmware/acpi.h"
+#include "bare/firmware/madt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* The multiboot2 information walker (kernel/platform/bare/multiboot2.c) on
+/* The multiboot2 information walker (kernel/bare/multiboot2.c) on
  * any bytes: malformed tags, sizes past the end, truncated information.
  *
  * The input is the information structure itself. The walker can only know

@@ -1,4 +1,4 @@
-/* The SMBIOS parser (kernel/platform/bare/firmware/smbios.c) on any bytes:
+/* The SMBIOS parser (kernel/bare/firmware/smbios.c) on any bytes:
  * the first byte chooses how many of the rest are an entry point, the rest
  * is a structure table. Both copies are exactly as long as the input part,
  * so ASan sees any read past them; what the parser leaves must be well
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "platform/bare/firmware/smbios.h"
+#include "bare/firmware/smbios.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 """Every core on the hosted runner (issue 12): one thread pinned to each CPU
-sched_getaffinity allows (kernel/platform/hosted/smp.c, cpus.c), the same
+sched_getaffinity allows (kernel/hosted/smp.c, cpus.c), the same
 smp/ measurements and on= as on bare metal, on this machine's real CPUs.
 
 Asserted on the parsed JSON log: which processors started, the shape of the

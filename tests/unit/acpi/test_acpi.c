@@ -1,4 +1,4 @@
-/* The ACPI parser (kernel/platform/bare/firmware/acpi.c, madt.c) over a
+/* The ACPI parser (kernel/bare/firmware/acpi.c, madt.c) over a
  * buffer that stands for physical memory: tables as QEMU's and real
  * firmware build them, and each way they can be broken (ACPI spec 6.5
  * §5.2.5-§5.2.8, §5.2.12). */
@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "platform/bare/firmware/acpi.h"
-#include "platform/bare/firmware/madt.h"
+#include "bare/firmware/acpi.h"
+#include "bare/firmware/madt.h"
 
 #define BASE 0x10000u
 static uint8_t mem[0x4000];

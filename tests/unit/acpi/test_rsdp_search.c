@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "platform/bare/firmware/acpi.h"
+#include "bare/firmware/acpi.h"
 
 #define MIB 0x100000u
 static uint8_t *mem;

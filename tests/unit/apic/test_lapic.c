@@ -1,4 +1,4 @@
-/* The boot processor's local APIC access (kernel/platform/bare/smp/lapic.c)
+/* The boot processor's local APIC access (kernel/bare/smp/lapic.c)
  * on the host, through a made-up MSR file standing in for rdmsr_safe and
  * wrmsr_safe. QEMU 7.2's TCG has no x2APIC, so the x2APIC path cannot be
  * booted here; what is asserted instead is exactly what it reads and writes
@@ -16,8 +16,8 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 #include "cpu/cpu.h"
-#include "platform/bare/smp/lapic.h"
-#include "platform/bare/traps/safe.h"
+#include "bare/smp/lapic.h"
+#include "bare/traps/safe.h"
 
 #define APIC_BASE_MSR 0x1b
 #define BSP (1u << 8)

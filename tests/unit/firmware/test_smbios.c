@@ -1,4 +1,4 @@
-/* The SMBIOS parser (kernel/platform/bare/firmware/smbios.c) on hand-built
+/* The SMBIOS parser (kernel/bare/firmware/smbios.c) on hand-built
  * entry points and structure tables: the fields of types 0, 1, 2 and 17 as
  * DSP0134 3.x lays them out, and malformed input rejected with a reason,
  * never read past its end. */
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "platform/bare/firmware/smbios.h"
+#include "bare/firmware/smbios.h"
 
 static uint8_t buf[1024];
 static size_t used;
