@@ -49,6 +49,19 @@ def test_every_record_type_the_kernel_writes_has_a_section_in_log_format():
     assert not missing, f"record types without a section in docs/log-format.md: {missing}"
 
 
+def test_every_field_the_kernel_writes_is_named_in_the_log_pages():
+    """A field is documented where its name appears as `name` or "name"
+    on log-format.md or the pages it sends the reader to for meanings."""
+    fields = set()
+    for path in glob.glob(os.path.join(ROOT, "kernel", "**", "*.c"), recursive=True):
+        fields.update(re.findall(r'\brec_[a-z0-9_]+\("([A-Za-z0-9_]+)"', read(path)))
+    assert len(fields) >= 100, f"only {len(fields)} field names found; has the record API changed?"
+    text = "".join(read(os.path.join(ROOT, "docs", page))
+                   for page in ("log-format.md", "machine.md", "smp.md"))
+    missing = sorted(f for f in fields if f"`{f}`" not in text and f'"{f}"' not in text)
+    assert not missing, f"fields the kernel writes that docs/log-format.md does not name: {missing}"
+
+
 def test_readme_is_a_front_page():
     lines = read(os.path.join(ROOT, "README.md")).splitlines()
     assert len(lines) <= 260, f"README.md has {len(lines)} lines; the reference belongs in docs/"
