@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from conftest import ROOT, RUNNER, assert_complete
-import cyclekit_log
-import cyclekit_snippet
+from cyclekit import logfile as cyclekit_log
+from cyclekit.verbs import snippet as cyclekit_snippet
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 pytestmark = pytest.mark.skipif(
@@ -125,7 +125,7 @@ def free_port():
 def test_snippets_over_a_serial_session(tmp_path):
     """One kernel in `serve`, two snippets from two cyclekit processes (the first waits for
     the session, the second finds it waiting), then the session ends with the kernel's status."""
-    import cyclekit_wire
+    from cyclekit import wire as cyclekit_wire
     port = free_port()
     qemu = subprocess.Popen([sys.executable, RUNNER, "--cpu", "pentium", "--icount", "0", "--quiet",
                              "--serial-socket", f"127.0.0.1:{port}", "--cmdline", "serve",

@@ -11,9 +11,8 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_launch  # noqa: E402
-import cyclekit_log  # noqa: E402
+from cyclekit import launch as cyclekit_launch
+from cyclekit import logfile as cyclekit_log
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 

@@ -4,8 +4,6 @@ imported, each once; a truncated log refused with the reason; the queries
 import contextlib
 import csv
 import glob
-import importlib.machinery
-import importlib.util
 import io
 import os
 import shutil
@@ -14,12 +12,11 @@ import tempfile
 
 import pytest
 
+from cyclekit import cli
+
 from conftest import ROOT
 import logsynth
 
-_loader = importlib.machinery.SourceFileLoader("front", f"{ROOT}/scripts/cyclekit")
-FRONT = importlib.util.module_from_spec(importlib.util.spec_from_loader("front", _loader))
-_loader.exec_module(FRONT)
 
 
 def pg_bindir():
@@ -100,7 +97,7 @@ def ck(db, *args):
     interpreter loading SQLAlchemy each time): returncode, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = FRONT.main(["db", "--db", db] + list(args))
+        code = cli.main(["db", "--db", db] + list(args))
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
@@ -118,7 +115,7 @@ def test_twenty_logs_stored_once_each(loaded, twenty):
     assert again.returncode == 0, again.stderr
     assert again.stdout.splitlines()[-1] == "0 stored, 4 already there, 0 refused"
     assert again.stdout.splitlines()[0] == f"{twenty[0]}: already stored as run 1 (checksum " \
-        f"{logsynth.cyclekit_log.parse_file(twenty[0]).end['checksum']})"
+        f"{logsynth.logfile.parse_file(twenty[0]).end['checksum']})"
     rows = stored(db)
     expected = sum(len([r for r in logsynth.records(n) if r["type"] in ("result", "skip", "fault")])
                    for n in logsynth.NAMES) * 5
@@ -203,7 +200,7 @@ def test_default_database_is_in_the_users_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = FRONT.main(["db", "import", logsynth.path("486")])
+        code = cli.main(["db", "import", logsynth.path("486")])
     assert code == 0, err.getvalue()
     assert os.path.getsize(tmp_path / "data" / "cyclekit" / "results.db") > 0
     assert out.getvalue().splitlines()[-1] == "1 stored, 0 already there, 0 refused"
