@@ -211,9 +211,10 @@ model-tests:
 
 # The host tools (the cyclekit/ package and its front door scripts/cyclekit),
 # on logs and files; the capture test boots the ISO once through QEMU's TCP
-# serial, the user-mistake test boots it once with an unknown option. The
-# tests import the package from the checkout (pyproject.toml: pythonpath).
-tools-tests: $(ISO)
+# serial, the user-mistake test boots it once with an unknown option, and
+# `run --hosted` runs both hosted runners. The tests import the package from
+# the checkout (pyproject.toml: pythonpath).
+tools-tests: $(ISO) hosted
 	$(PYTEST) -q -rs --durations=10 tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests
