@@ -84,8 +84,8 @@ def test_make_targets_exist():
     assert "cyclekit image --no-build --floppy build/cyclekit-floppy.img" in out.stdout
 
 
-@pytest.mark.skipif(importlib.util.find_spec("cyclekit_module") is None,
-                    reason="needs scripts/cyclekit_module.py and the kernel's module loader (issue 13, "
+@pytest.mark.skipif(importlib.util.find_spec("cyclekit.benchfile") is None,
+                    reason="needs cyclekit/benchfile.py and the kernel's module loader (issue 13, "
                            "serve's half): not in this tree yet")
 def test_a_benchmark_file_travels_on_every_medium(tmp_path):
     """`cyclekit image --module`: GRUB loads the file from the floppy's memory disk and over

@@ -19,8 +19,8 @@ from cyclekit.verbs import snippet as cyclekit_snippet
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("cyclekit_module") is None,
-    reason="needs scripts/cyclekit_module.py and the kernel's module loader (issue 13, serve's half): "
+    importlib.util.find_spec("cyclekit.benchfile") is None,
+    reason="needs cyclekit/benchfile.py and the kernel's module loader (issue 13, serve's half): "
            "not in this tree yet")
 
 ADD2 = {"intel": "add eax, ebx; add ecx, edx", "att": "addl %ebx, %eax; addl %edx, %ecx"}
@@ -119,8 +119,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("cyclekit_wire") is None,
-                    reason="needs scripts/cyclekit_wire.py and the kernel's serve session (issue 13, "
+@pytest.mark.skipif(importlib.util.find_spec("cyclekit.wire") is None,
+                    reason="needs cyclekit/wire.py and the kernel's serve session (issue 13, "
                            "serve's half): not in this tree yet")
 def test_snippets_over_a_serial_session(tmp_path):
     """One kernel in `serve`, two snippets from two cyclekit processes (the first waits for
