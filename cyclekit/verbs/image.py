@@ -52,10 +52,7 @@ def run(args):
             used = media.floppy(args.floppy, args.options, args.modules)
             print(f"cyclekit image: wrote {args.floppy}: {used} of {media.FLOPPY_BYTES} "
                   "bytes used (boot sector and GRUB core with the kernel)")
-    except media.MediaError as e:
-        print(f"cyclekit image: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
+    except (media.MediaError, OSError) as e:
         print(f"cyclekit image: {e}", file=sys.stderr)
         return 1
     return 0
