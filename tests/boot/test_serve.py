@@ -22,7 +22,7 @@ import zlib
 
 import pytest
 
-from conftest import ROOT, RUNNER, ISO, LOGDIR, ICOUNT_S, BOOT_S, SLACK
+from conftest import RUNNER, ISO, LOGDIR, ICOUNT_S, BOOT_S, SLACK
 
 from cyclekit import logfile as cyclekit_log
 from cyclekit import benchfile as cyclekit_module

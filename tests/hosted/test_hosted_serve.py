@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from test_hosted import ROOT, RUNNER, _launch, _launcher
+from test_hosted import RUNNER, _launch, _launcher
 
 from cyclekit import logfile as cyclekit_log
 from cyclekit import benchfile as cyclekit_module

@@ -12,7 +12,6 @@ import pytest
 
 from cyclekit import cli
 
-from conftest import ROOT
 import logsynth
 import pgserver
 

@@ -9,7 +9,6 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
 import logsynth
 from cyclekit import cli
 from cyclekit.results import compare, runlog
