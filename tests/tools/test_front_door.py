@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 CYCLEKIT = [sys.executable, f"{ROOT}/scripts/cyclekit"]
@@ -66,3 +68,16 @@ def test_a_missing_module_names_its_debian_package():
         line = cli.missing_module("report", e)
     assert "Python module 'matplotlib' is missing" in line and "Debian package python3-matplotlib" in line
     assert "\n" not in line
+
+
+@pytest.mark.parametrize("given, machine", [([], "x86_64"), (["--qemu", "i386"], "i386")])
+def test_run_boots_the_64_bit_qemu_unless_told(given, machine, monkeypatch, tmp_path):
+    """Like `make run`: qemu-system-x86_64, a CPU with long mode, so the
+    64-bit bodies run too; --qemu i386 asks for the 32-bit machine."""
+    from cyclekit import cli, launch
+    booted = []
+    monkeypatch.setattr(launch, "boot", lambda cmd, log, show_json=False: booted.append(cmd) or 0)
+    assert cli.main(["run", "--no-build", "--log", str(tmp_path / "r.log"), *given, "bench=calib/*"]) == 0
+    cmd = booted[0]
+    assert cmd[cmd.index("--qemu") + 1] == machine
+    assert cmd[cmd.index("--cmdline") + 1] == "bench=calib/*"
