@@ -142,7 +142,7 @@ $(ISO): $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 run: $(ISO)
 	$(RUN) --iso $(ISO) --qemu x86_64 $(RUNFLAGS)
 
-# Other boot media (scripts/cyclekit_media.py): a GRUB network-boot directory
+# Other boot media (cyclekit/media.py): a GRUB network-boot directory
 # (BIOS and UEFI PXE) and a 1.44 MB floppy; NETBOOT_OPTIONS/FLOPPY_OPTIONS go
 # on the default entry's kernel line.
 .PHONY: netboot floppy
@@ -209,9 +209,12 @@ boot-tests: $(ISO)
 model-tests:
 	$(PYTEST) -q tests/model
 
-# The host tools (scripts/cyclekit and its verbs), on logs and files; the
-# capture test boots the ISO once through QEMU's TCP serial.
-tools-tests: $(ISO) $(BUILD)/cyclekit-hosted
+# The host tools (the cyclekit/ package and its front door scripts/cyclekit),
+# on logs and files; the capture test boots the ISO once through QEMU's TCP
+# serial, the user-mistake test boots it once with an unknown option, and
+# `run --hosted` runs both hosted runners. The tests import the package from
+# the checkout (pyproject.toml: pythonpath).
+tools-tests: $(ISO) hosted
 	$(PYTEST) -q -rs --durations=10 tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests

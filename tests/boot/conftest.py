@@ -34,8 +34,7 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_log  # noqa: E402
+from cyclekit import logfile as cyclekit_log
 import bench_bodies  # noqa: E402
 
 ISO = os.path.join(ROOT, "build", "cyclekit.iso")

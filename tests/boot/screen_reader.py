@@ -21,8 +21,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_log  # noqa: E402
+from cyclekit import logfile as cyclekit_log
 
 FONT_C = os.path.join(ROOT, "build", "gen", "font.c")
 

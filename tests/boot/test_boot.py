@@ -5,7 +5,7 @@ import re
 import pytest
 
 from conftest import ROOT, assert_complete, kvm_boot
-import cyclekit_log
+from cyclekit import logfile as cyclekit_log
 
 
 def assert_identifies_the_run(log):

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from conftest import LOGDIR, ROOT, RUNNER, assert_complete, tcg_timeout
-import cyclekit_log
-import cyclekit_media
+from cyclekit import logfile as cyclekit_log
+from cyclekit import media as cyclekit_media
 
 CMDLINE = "bench=calib/add_chain samples=5"
 
@@ -84,14 +84,14 @@ def test_make_targets_exist():
     assert "cyclekit image --no-build --floppy build/cyclekit-floppy.img" in out.stdout
 
 
-@pytest.mark.skipif(importlib.util.find_spec("cyclekit_module") is None,
-                    reason="needs scripts/cyclekit_module.py and the kernel's module loader (issue 13, "
+@pytest.mark.skipif(importlib.util.find_spec("cyclekit.benchfile") is None,
+                    reason="needs cyclekit/benchfile.py and the kernel's module loader (issue 13, "
                            "serve's half): not in this tree yet")
 def test_a_benchmark_file_travels_on_every_medium(tmp_path):
     """`cyclekit image --module`: GRUB loads the file from the floppy's memory disk and over
     TFTP, the kernel runs it (exactly its 3 instructions under -icount, from the floppy)."""
-    import cyclekit_asm
-    import cyclekit_module
+    from cyclekit import asm as cyclekit_asm
+    from cyclekit import benchfile as cyclekit_module
     ckb = tmp_path / "three.ckb"
     ckb.write_bytes(cyclekit_module.encode("media/three", cyclekit_asm.assemble("add eax, ebx; "
                                                                                  "add ecx, edx; inc esi").code))

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from conftest import ROOT, assert_complete, declared
-import cyclekit_log
+from cyclekit import logfile as cyclekit_log
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 

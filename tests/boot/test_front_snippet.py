@@ -14,13 +14,13 @@ import sys
 import pytest
 
 from conftest import ROOT, RUNNER, assert_complete
-import cyclekit_log
-import cyclekit_snippet
+from cyclekit import logfile as cyclekit_log
+from cyclekit.verbs import snippet as cyclekit_snippet
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("cyclekit_module") is None,
-    reason="needs scripts/cyclekit_module.py and the kernel's module loader (issue 13, serve's half): "
+    importlib.util.find_spec("cyclekit.benchfile") is None,
+    reason="needs cyclekit/benchfile.py and the kernel's module loader (issue 13, serve's half): "
            "not in this tree yet")
 
 ADD2 = {"intel": "add eax, ebx; add ecx, edx", "att": "addl %ebx, %eax; addl %edx, %ecx"}
@@ -119,13 +119,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("cyclekit_wire") is None,
-                    reason="needs scripts/cyclekit_wire.py and the kernel's serve session (issue 13, "
+@pytest.mark.skipif(importlib.util.find_spec("cyclekit.wire") is None,
+                    reason="needs cyclekit/wire.py and the kernel's serve session (issue 13, "
                            "serve's half): not in this tree yet")
 def test_snippets_over_a_serial_session(tmp_path):
     """One kernel in `serve`, two snippets from two cyclekit processes (the first waits for
     the session, the second finds it waiting), then the session ends with the kernel's status."""
-    import cyclekit_wire
+    from cyclekit import wire as cyclekit_wire
     port = free_port()
     qemu = subprocess.Popen([sys.executable, RUNNER, "--cpu", "pentium", "--icount", "0", "--quiet",
                              "--serial-socket", f"127.0.0.1:{port}", "--cmdline", "serve",

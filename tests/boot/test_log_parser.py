@@ -1,5 +1,5 @@
 """The parser the tests rely on: complete logs pass, damaged ones are caught."""
-import cyclekit_log
+from cyclekit import logfile as cyclekit_log
 from conftest import assert_complete
 
 

@@ -8,14 +8,12 @@ warning, not an error)."""
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from conftest import ROOT, LOGDIR, run_qemu, assert_complete, tcg_timeout
 
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_module  # noqa: E402
+from cyclekit import benchfile as cyclekit_module
 
 ISOROOT = os.path.join(ROOT, "build", "isoroot")
 ADD2 = bytes.fromhex("01d801d1")   # add eax,ebx; add ecx,edx (objdump -d of as --32)

@@ -22,12 +22,11 @@ import zlib
 
 import pytest
 
-from conftest import ROOT, RUNNER, ISO, LOGDIR, ICOUNT_S, BOOT_S, SLACK
+from conftest import RUNNER, ISO, LOGDIR, ICOUNT_S, BOOT_S, SLACK
 
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_log  # noqa: E402
-import cyclekit_module  # noqa: E402
-import cyclekit_wire  # noqa: E402
+from cyclekit import logfile as cyclekit_log
+from cyclekit import benchfile as cyclekit_module
+from cyclekit import wire as cyclekit_wire
 
 WATCHDOG_MS = 200
 SAMPLES = "samples=21"

@@ -14,8 +14,7 @@ import pytest
 
 from conftest import ISO, LOGDIR, ROOT, RUNNER, assert_complete, kvm_boot
 
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_wire  # noqa: E402
+from cyclekit import wire as cyclekit_wire
 
 DECLARED = ["smp/tsc", "smp/sibling", "smp/c2c/rmw", "smp/c2c/store", "smp/chase/loaded"]
 SMALL = "samples=5"

@@ -9,7 +9,8 @@
               tables (RSDT, XSDT, FACP, MADT with local APIC and x2APIC
               entries), revision 0 and 2
   options     command lines: the boot tests' ones, every kind of bad value
-  module      benchmark files (scripts/cyclekit_module.py), behind fuzz_module.c's
+  module      benchmark files (cyclekit/benchfile.py; run this from the checkout
+              as `PYTHONPATH=. tests/fuzz/seeds.py`), behind fuzz_module.c's
               flags byte (0: as they are, 1: length and CRC made right)
   smbios      an entry point (_SM_ 2.8, _SM3_ 3.0) and a structure table of
               types 0, 1, 2, 17 and 127, as fuzz_smbios.c reads them (a byte
@@ -123,9 +124,7 @@ def options_seeds():
 
 
 def module_seeds():
-    import sys
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    import cyclekit_module
+    from cyclekit import benchfile as cyclekit_module
     good = cyclekit_module.encode("snip/add2", bytes.fromhex("01d801d1"), init=b"\x31\xd2",
                                   needs=("sse2",), expect={"P5": 1.0, "Golden Cove": (0.5, 0.1)},
                                   description="add eax,ebx; add ecx,edx", unroll=4, loops=50,

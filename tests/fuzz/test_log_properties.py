@@ -1,4 +1,4 @@
-"""Properties of the log parser (scripts/cyclekit_log.py), with hypothesis.
+"""Properties of the log parser (cyclekit/logfile.py), with hypothesis.
 
 - parse() takes any bytes and never raises: a log is complete or says why not;
   the only documented error of a Log is LookupError from one();
@@ -15,7 +15,6 @@ profile (CK_HYPOTHESIS=fuzz, CK_HYPOTHESIS_EXAMPLES examples each).
 import io
 import json
 import os
-import sys
 from contextlib import redirect_stderr, redirect_stdout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -24,8 +23,8 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(ROOT, "build"
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_log  # noqa: E402
+from cyclekit import cli
+from cyclekit import logfile as cyclekit_log
 
 settings.register_profile("check", max_examples=50, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -195,8 +194,8 @@ def test_the_tool_answers_any_log(tmp_path_factory, a, b, command, damage):
         path = tmp_path_factory.mktemp("logs") / name
         path.write_bytes(data)
         paths.append(str(path))
-    argv = ["cyclekit_log.py", command] + (paths if command == "compare" else paths[:1])
+    argv = ["log", command] + (paths if command == "compare" else paths[:1])
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        status = cyclekit_log.main(argv)
+        status = cli.main(argv)
     assert status in (0, 1, 2)

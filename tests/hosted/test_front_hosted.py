@@ -11,9 +11,8 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_launch  # noqa: E402
-import cyclekit_log  # noqa: E402
+from cyclekit import launch as cyclekit_launch
+from cyclekit import logfile as cyclekit_log
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 
@@ -35,8 +34,8 @@ def test_list_is_the_hosted_runners_own_list(tmp_path):
     assert [b["name"] for b in ring0 if not b["runnable"]], "ring-0 benchmarks are listed, not runnable"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("cyclekit_module") is None,
-                    reason="needs scripts/cyclekit_module.py and the runner's module= option "
+@pytest.mark.skipif(importlib.util.find_spec("cyclekit.benchfile") is None,
+                    reason="needs cyclekit/benchfile.py and the runner's module= option "
                            "(issue 13, serve's half): not in this tree yet")
 def test_a_snippet_runs_in_the_hosted_runner(tmp_path):
     log_file = tmp_path / "hosted.log"

@@ -15,8 +15,7 @@ import tempfile
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_log  # noqa: E402
+from cyclekit import logfile as cyclekit_log
 
 RUNNER = os.path.join(ROOT, "build", "cyclekit-hosted")
 BENCH_DIR = os.path.join(ROOT, "bench")

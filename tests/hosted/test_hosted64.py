@@ -10,15 +10,12 @@ No timing thresholds: this machine's numbers go in notes, not in CI.
 """
 import os
 import subprocess
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-sys.path.insert(0, HERE)
-import cyclekit_log  # noqa: E402
+from cyclekit import logfile as cyclekit_log
 import test_hosted  # noqa: E402  (the 32-bit runner's launcher and cache)
 
 RUNNER64 = os.path.join(ROOT, "build", "cyclekit-hosted64")

@@ -7,18 +7,16 @@ timing is asserted (the runner may be under qemu-i386)."""
 import os
 import socket
 import subprocess
-import sys
 import threading
 import zlib
 
 import pytest
 
-from test_hosted import ROOT, RUNNER, _launch, _launcher
+from test_hosted import RUNNER, _launch, _launcher
 
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import cyclekit_log  # noqa: E402
-import cyclekit_module  # noqa: E402
-import cyclekit_wire  # noqa: E402
+from cyclekit import logfile as cyclekit_log
+from cyclekit import benchfile as cyclekit_module
+from cyclekit import wire as cyclekit_wire
 
 ADD2 = bytes.fromhex("01d801d1")   # add eax,ebx; add ecx,edx
 UD2 = bytes.fromhex("0f0b")

@@ -3,14 +3,9 @@ chosen body and antagonist where two allowed CPUs are SMT siblings, else a
 skip that says why. Which of the two this machine gives follows from the
 topology record the same run writes, so each branch asserts exact things;
 never a timing."""
-import os
-import sys
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import test_hosted  # noqa: E402
-from test_hosted_smp import needs_two  # noqa: E402
-from test_hosted64 import run64  # noqa: E402
+import test_hosted
+from test_hosted_smp import needs_two
+from test_hosted64 import run64
 
 
 @needs_two

@@ -11,16 +11,13 @@ Never timing values: this machine's numbers go in the README, not in CI.
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-sys.path.insert(0, HERE)
-import cyclekit_log  # noqa: E402
-import cyclekit_module  # noqa: E402
+from cyclekit import logfile as cyclekit_log
+from cyclekit import benchfile as cyclekit_module
 import test_hosted  # noqa: E402  (the 32-bit runner's launcher)
 from test_hosted64 import RUNNER64, run64  # noqa: E402
 

@@ -5,7 +5,7 @@ import json
 import os
 
 from conftest import ROOT
-import cyclekit_log
+from cyclekit import logfile
 
 LOGS = os.path.join(ROOT, "tests", "tools", "logs")
 NAMES = ("pentium", "max", "486", "hosted")
@@ -14,7 +14,7 @@ NAMES = ("pentium", "max", "486", "hosted")
 def committed(name):
     """The parsed committed log; it must be complete for the tests to mean anything."""
     p = os.path.join(LOGS, name + ".log")
-    log = cyclekit_log.parse_file(p)
+    log = logfile.parse_file(p)
     assert log.complete, (f"{p} is not a complete log of this cyclekit ({'; '.join(log.problems)}): "
                           "after a change of the log format, remake the logs: tests/tools/logs/make-logs")
     return log
@@ -38,7 +38,7 @@ def write(dest, recs, run=None, status=0):
     lines = [json.dumps(r, separators=(",", ":")).encode() for r in recs]
     h = 0x811C9DC5
     for line in lines:
-        h = cyclekit_log.fnv1a32(line, h)
+        h = logfile.fnv1a32(line, h)
     end = {"type": "end", "records": len(lines), "checksum": f"0x{h:x}", "status": status, "errors": 0,
            "run": recs[0].get("run")}
     with open(dest, "wb") as f:

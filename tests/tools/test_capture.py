@@ -46,8 +46,8 @@ def test_capture_a_qemu_boot_through_tcp_serial(tmp_path):
         _, qemu_err = qemu.communicate()
     assert p.returncode == 0, p.stderr + qemu_err.decode(errors="replace")
     assert "complete" in p.stderr.splitlines()[-1]
-    import cyclekit_log
-    parsed = cyclekit_log.parse_file(log)
+    from cyclekit import logfile
+    parsed = logfile.parse_file(log)
     assert parsed.complete, parsed.problems
     assert [r["name"] for r in parsed.of_type("result")] == ["calib/empty", "lat/add"]
     assert "begin: cyclekit" in p.stderr and "end record:" in p.stderr

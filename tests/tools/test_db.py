@@ -3,66 +3,31 @@ imported, each once; a truncated log refused with the reason; the queries
 (machines, show, compare, export) against the numbers in the logs."""
 import contextlib
 import csv
-import glob
-import importlib.machinery
-import importlib.util
+import fnmatch
 import io
 import os
-import shutil
 import subprocess
-import tempfile
 
 import pytest
 
-from conftest import ROOT
+from cyclekit import cli
+
 import logsynth
+import pgserver
 
-_loader = importlib.machinery.SourceFileLoader("front", f"{ROOT}/scripts/cyclekit")
-FRONT = importlib.util.module_from_spec(importlib.util.spec_from_loader("front", _loader))
-_loader.exec_module(FRONT)
-
-
-def pg_bindir():
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return os.path.dirname(found[-1]) if found else None
 
 
 @pytest.fixture(scope="module")
 def postgres():
-    """A PostgreSQL server of our own: a cluster in a temporary directory,
-    reached only through a unix socket there (no TCP port). initdb refuses
-    root, so as root the server runs as `nobody`."""
-    bindir = pg_bindir()
-    if not bindir:
-        pytest.skip("PostgreSQL is not installed (Debian package postgresql; scripts/deps installs it)")
+    """A PostgreSQL server of our own (pgserver.py), as the server's own
+    account when the tests run as root."""
     pytest.importorskip("psycopg2", reason="python3-psycopg2 is not installed (scripts/deps installs it)")
-    top = tempfile.mkdtemp(prefix="ck-pg-")
-    os.chmod(top, 0o755)
-    as_user = []
-    if os.getuid() == 0:
-        shutil.chown(top, "nobody")
-        as_user = ["runuser", "-u", "nobody", "--"]
-    if as_user:     # can the unprivileged user run the server's programs at all?
-        probe = subprocess.run(as_user + [f"{bindir}/initdb", "--version"], capture_output=True, text=True)
-        if probe.returncode != 0:
-            shutil.rmtree(top, ignore_errors=True)
-            pytest.skip("PostgreSQL refuses to run as root and `nobody` cannot run it here: "
-                        f"{probe.stderr.strip()} (e.g. a chroot whose / others may not search)")
-    data = os.path.join(top, "data")
-    def run(*cmd):
-        p = subprocess.run(as_user + list(cmd), capture_output=True, text=True, cwd=top)
-        if p.returncode != 0:   # the server's own words, not just an exit status
-            raise AssertionError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.strip() or p.stdout.strip()}")
-        return p
-    run(f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "ck", "-E", "UTF8", "--no-sync")
-    run(f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(top, "server.log"), "-w", "-t", "60",
-        "-o", f"-k {top} -c listen_addresses='' -F", "start")
-    try:
-        yield f"postgresql://ck@/postgres?host={top}", top
-    finally:
-        subprocess.run(as_user + [f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
-                       capture_output=True, cwd=top)
-        shutil.rmtree(top, ignore_errors=True)
+    with contextlib.ExitStack() as stack:
+        try:
+            url_and_dir = stack.enter_context(pgserver.running())
+        except pgserver.Unavailable as e:
+            pytest.skip(f"no PostgreSQL server can be started here: {e}")
+        yield url_and_dir
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -100,7 +65,7 @@ def ck(db, *args):
     interpreter loading SQLAlchemy each time): returncode, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = FRONT.main(["db", "--db", db] + list(args))
+        code = cli.main(["db", "--db", db] + list(args))
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
@@ -118,7 +83,7 @@ def test_twenty_logs_stored_once_each(loaded, twenty):
     assert again.returncode == 0, again.stderr
     assert again.stdout.splitlines()[-1] == "0 stored, 4 already there, 0 refused"
     assert again.stdout.splitlines()[0] == f"{twenty[0]}: already stored as run 1 (checksum " \
-        f"{logsynth.cyclekit_log.parse_file(twenty[0]).end['checksum']})"
+        f"{logsynth.logfile.parse_file(twenty[0]).end['checksum']})"
     rows = stored(db)
     expected = sum(len([r for r in logsynth.records(n) if r["type"] in ("result", "skip", "fault")])
                    for n in logsynth.NAMES) * 5
@@ -167,6 +132,36 @@ def test_show_gives_the_benchmark_on_every_machine(loaded):
     assert "no stored result named 'lat/nonesuch'" in missing.stderr and "lat/imul" in missing.stderr
 
 
+def test_show_takes_a_glob(loaded):
+    """'mem/chase/*' gives every stored benchmark it matches, each in every
+    run that has it, named in the first column."""
+    db, _ = loaded
+    p = ck(db, "show", "mem/chase/*")
+    assert p.returncode == 0, p.stderr
+    kinds = ("result", "skip", "fault")
+    want = sorted((r["name"], n) for n in logsynth.NAMES for r in logsynth.records(n)
+                  if r["type"] in kinds and fnmatch.fnmatchcase(r["name"], "mem/chase/*"))
+    assert len({name for name, _ in want}) > 1
+    rows = p.stdout.splitlines()[1:]
+    assert sorted(row.split()[0] for row in rows) == sorted(name for name, _ in want for _k in range(5))
+    none = ck(db, "show", "mem/nonesuch/*")
+    assert none.returncode == 1 and "no stored result named 'mem/nonesuch/*'" in none.stderr
+
+
+def test_runs_lists_every_stored_run(loaded, twenty):
+    db, _ = loaded
+    p = ck(db, "runs")
+    assert p.returncode == 0, p.stderr
+    rows = p.stdout.splitlines()[1:]
+    assert [int(row.split()[0]) for row in rows] == list(range(1, 21))
+    for row, path in zip(rows, twenty):
+        log = logsynth.logfile.parse_file(path)
+        run_id, results = row.split()[1], int(row.split()[5])
+        assert run_id == log.run
+        assert results == len([r for r in log.records if r["type"] in ("result", "skip", "fault")])
+        assert os.path.splitext(os.path.basename(path))[0] in row
+
+
 def test_compare_two_runs(loaded):
     db, _ = loaded     # runs 1 and 2: pentium k = 0 and k = 1 (values x 1.01)
     p = ck(db, "compare", "1", "2")
@@ -203,7 +198,7 @@ def test_default_database_is_in_the_users_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = FRONT.main(["db", "import", logsynth.path("486")])
+        code = cli.main(["db", "import", logsynth.path("486")])
     assert code == 0, err.getvalue()
     assert os.path.getsize(tmp_path / "data" / "cyclekit" / "results.db") > 0
     assert out.getvalue().splitlines()[-1] == "1 stored, 0 already there, 0 refused"

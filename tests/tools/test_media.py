@@ -1,4 +1,4 @@
-"""Boot media (scripts/cyclekit_media.py, `cyclekit image`): the menu, the
+"""Boot media (cyclekit/media.py, `cyclekit image`): the menu, the
 floppy's layout and size bound, the network-boot directory. A stand-in file
 takes the kernel's place, so these need GRUB's tools but no build; the boot
 tests (tests/boot/test_front_media.py) boot the real ones."""
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-import cyclekit_media as media
+from cyclekit import media
 
 CYCLEKIT = [sys.executable, f"{ROOT}/scripts/cyclekit"]
 

@@ -1,4 +1,4 @@
-"""scripts/cyclekit_module.py: the benchmark file, host side. Its bytes are
+"""cyclekit/benchfile.py: the benchmark file, host side. Its bytes are
 the kernel's format (kernel/load/module_format.h); the unit test
 tests/unit/load/test_module.c checks the kernel's validator on the same layout,
 and the boot and hosted tests load files written here."""
@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-import cyclekit_module as m
+from cyclekit import benchfile as m
 
 ADD2 = bytes.fromhex("01d801d1")  # add eax,ebx; add ecx,edx
 

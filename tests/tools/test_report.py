@@ -3,28 +3,23 @@ hosted runner: the page's figures and tables against the logs' own numbers,
 and the page rendered by a real browser (headless chromium)."""
 import contextlib
 import html.parser
-import importlib.machinery
-import importlib.util
 import io
 import shutil
 import subprocess
 
 import pytest
 
-from conftest import ROOT
 import logsynth
-from results import compare, runlog
+from cyclekit import cli
+from cyclekit.results import compare, runlog
 
-_loader = importlib.machinery.SourceFileLoader("front", f"{ROOT}/scripts/cyclekit")
-FRONT = importlib.util.module_from_spec(importlib.util.spec_from_loader("front", _loader))
-_loader.exec_module(FRONT)
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def report(out, *logs, extra=()):
     o, e = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
-        code = FRONT.main(["report", *logs, "-o", str(out), *extra])
+        code = cli.main(["report", *logs, "-o", str(out), *extra])
     return code, e.getvalue()
 
 
@@ -220,5 +215,5 @@ def test_smbios_names_the_machine(tmp_path):
     assert "memory" not in m
     assert run.machine_label() == "Pentium MMX (P55C) (GenuineIntel 5/4/3) on Dell Inc. OptiPlex 7010"
     plain = runlog.load(logsynth.path("pentium"))
-    from results import store
+    from cyclekit.results import store
     assert store.identity_of(plain.machine()) != store.identity_of(m)

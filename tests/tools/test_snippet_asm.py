@@ -1,4 +1,4 @@
-"""cyclekit snippet's assembling and checking (scripts/cyclekit_asm.py), and
+"""cyclekit snippet's assembling and checking (cyclekit/asm.py), and
 the verb's refusals: all before anything is booted or a benchmark file is made."""
 import subprocess
 import sys
@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from conftest import ROOT
-import cyclekit_asm as asm
-import cyclekit_snippet
+from cyclekit import asm
+from cyclekit.verbs import snippet as snippet_verb
 
 CYCLEKIT = [sys.executable, f"{ROOT}/scripts/cyclekit"]
 
@@ -130,5 +130,5 @@ def test_bad_arguments_are_refused_before_anything_runs(args, why, tmp_path):
 
 
 def test_expectations_parse_to_cycles_per_uarch():
-    assert cyclekit_snippet.parse_expect(["P5=1.0", "Golden_Cove=0.25:0.05", "486=2"]) == \
+    assert snippet_verb.parse_expect(["P5=1.0", "Golden_Cove=0.25:0.05", "486=2"]) == \
         {"P5": 1.0, "Golden_Cove": (0.25, 0.05), "486": 2.0}

@@ -11,9 +11,7 @@ import fnmatch
 import json
 import sys
 
-import cyclekit_launch
-import cyclekit_log
-import cyclekit_media
+from cyclekit import launch, logfile, media
 
 VERB = "list"
 HELP = "list the benchmarks (the kernel's `list` option, via the hosted runner or a boot)"
@@ -33,26 +31,26 @@ def collect(args, log_file):
     options = ["list"]
     if args.boot:
         if not args.no_build:
-            cyclekit_media.make_kernels()
+            media.make_kernels()
         import tempfile
         with tempfile.TemporaryDirectory(prefix="cyclekit-list-") as tmp:
-            iso = cyclekit_media.iso(f"{tmp}/list.iso", "", [args.bench_file] if args.bench_file else [])
-            cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=" ".join(options))
-            rc = cyclekit_launch.boot(cmd, log_file, echo=False)
+            iso = media.iso(f"{tmp}/list.iso", "", [args.bench_file] if args.bench_file else [])
+            cmd = launch.qemu_command(iso=iso, cmdline=" ".join(options))
+            rc = launch.boot(cmd, log_file, echo=False)
     else:
         if not args.no_build:
-            cyclekit_media.make("hosted")
+            media.make("hosted")
         if args.bench_file:
             options.append(f"module={args.bench_file}")
-        rc = cyclekit_launch.hosted(options, log_file, echo=False)
-    return rc, cyclekit_log.parse_file(log_file)
+        rc = launch.hosted(options, log_file, echo=False)
+    return rc, logfile.parse_file(log_file)
 
 
 def run(args):
-    log_file = cyclekit_launch.log_path("list")
+    log_file = launch.log_path("list")
     try:
         rc, log = collect(args, log_file)
-    except cyclekit_media.MediaError as e:
+    except media.MediaError as e:
         print(f"cyclekit list: {e}", file=sys.stderr)
         return 126
     globs = [g for g in args.glob.split(",") if g]

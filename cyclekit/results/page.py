@@ -11,7 +11,7 @@ import base64
 import datetime
 import html
 
-from results import compare
+from cyclekit.results import compare
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1200px; }

@@ -20,7 +20,8 @@ import struct
 import subprocess
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+from cyclekit.tree import ROOT
+
 FEATURE_NAMES = os.path.join(ROOT, "kernel", "cpu", "cpu_features.c")
 
 # The kernel's feature names (kernel/cpu/cpu_features.c, the cpu record's

@@ -12,7 +12,7 @@ boot/grub/x86_64-efi/core.efi (UEFI).
 """
 import sys
 
-import cyclekit_media
+from cyclekit import media
 
 VERB = "image"
 HELP = "write an ISO (-o), a network-boot directory (--netboot) or a floppy image (--floppy)"
@@ -33,24 +33,26 @@ def run(args):
         print("cyclekit image: say what to write: -o OUT.iso, --netboot DIR and/or --floppy OUT.img",
               file=sys.stderr)
         return 2
+    for flag, out in (("-o", args.output), ("--floppy", args.floppy)):
+        if out and media.missing_directory(out):
+            print(f"cyclekit image: {flag} {out}: the directory {media.missing_directory(out)} does not exist",
+                  file=sys.stderr)
+            return 2
     try:
         if not args.no_build:
-            cyclekit_media.make_kernels()
+            media.make_kernels()
         if args.output:
-            cyclekit_media.iso(args.output, args.options, args.modules)
+            media.iso(args.output, args.options, args.modules)
             print(f"cyclekit image: wrote {args.output}")
         if args.netboot:
-            files = cyclekit_media.netboot(args.netboot, args.options, args.modules)
+            files = media.netboot(args.netboot, args.options, args.modules)
             print(f"cyclekit image: wrote {args.netboot}: DHCP boot file "
                   + " or ".join(f"{f} ({p})" for p, f in files.items()))
         if args.floppy:
-            used = cyclekit_media.floppy(args.floppy, args.options, args.modules)
-            print(f"cyclekit image: wrote {args.floppy}: {used} of {cyclekit_media.FLOPPY_BYTES} "
+            used = media.floppy(args.floppy, args.options, args.modules)
+            print(f"cyclekit image: wrote {args.floppy}: {used} of {media.FLOPPY_BYTES} "
                   "bytes used (boot sector and GRUB core with the kernel)")
-    except cyclekit_media.MediaError as e:
-        print(f"cyclekit image: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
+    except (media.MediaError, OSError) as e:
         print(f"cyclekit image: {e}", file=sys.stderr)
         return 1
     return 0

@@ -8,14 +8,14 @@ the capture is stopped). While the run goes, the progress records
 show how far it has come; a kernel without them shows a count of results.
 The capture ends at the end record, when the port closes, after --idle
 seconds without a byte, after --timeout seconds in all, or on Ctrl-C. The
-log is then checked (cyclekit_log.parse): exit 0 only for a complete log,
+log is then checked (logfile.parse): exit 0 only for a complete log,
 1 for an incomplete one (with the reason), 2 when the port cannot be opened.
 """
 import json
 import sys
 import time
 
-import cyclekit_log
+from cyclekit import logfile
 
 VERB = "capture"
 HELP = "record a machine's serial log until the end record, with progress; exit 0 only when complete"
@@ -80,7 +80,7 @@ class Progress:
 
 def records_in(line):
     """The JSON record of a serial line, or None (readable lines, noise)."""
-    at = line.find(cyclekit_log.MARK.encode())
+    at = line.find(logfile.MARK.encode())
     if at < 0:
         return None
     try:
@@ -142,12 +142,7 @@ def open_port(url, baud, wait):
 
 
 def run(args):
-    try:
-        import serial
-    except ImportError:
-        print(f"cyclekit capture: pyserial is missing in {sys.executable}: install python3-serial (scripts/deps "
-              "does) and run Debian's /usr/bin/python3", file=sys.stderr)
-        return 2
+    import serial                               # pyserial: only when it runs
     try:
         port = open_port(args.port, args.baud, args.wait)
     except (serial.SerialException, ValueError, OSError) as e:
@@ -162,7 +157,7 @@ def run(args):
                 why = "interrupted (Ctrl-C)"
     finally:
         port.close()
-    result = cyclekit_log.parse_file(args.output)
+    result = logfile.parse_file(args.output)
     if progress.tty and not args.quiet:
         sys.stderr.write("\n")
     if result.complete:

@@ -11,6 +11,8 @@ deviation, so a noisy run is flagged less readily: the test is conservative.
 """
 from collections import namedtuple
 
+from cyclekit.results import runlog
+
 Cell = namedtuple("Cell", "value unit spread ratio exceeds")
 Row = namedtuple("Row", "name cells")
 
@@ -70,3 +72,22 @@ def rows(runs):
 def flagged(rows_):
     """The names whose difference from the baseline exceeds the spread in some run."""
     return [row.name for row in rows_ if any(c.exceeds for c in row.cells[1:])]
+
+
+UNIT_LETTER = {"cycles": "c", "ticks": "t"}
+
+
+def _cell_text(cell):
+    return "-" if cell.value is None else f"{cell.value:.2f}{UNIT_LETTER[cell.unit]}"
+
+
+def text(log_a, log_b):
+    """Two Logs (logfile.parse) as text, `cyclekit log compare`: a line per
+    benchmark with its value in A and in B (c: cycles, t: ticks) and B/A."""
+    a, b = runlog.Run("A", log_a), runlog.Run("B", log_b)
+    lines = [f'{"benchmark":34} {"A":>10} {"B":>10} {"B/A":>7}']
+    for row in rows([a, b]):
+        ca, cb = row.cells
+        ratio = "-" if cb.ratio is None else f"{cb.ratio:.2f}"
+        lines.append(f"{row.name:34} {_cell_text(ca):>10} {_cell_text(cb):>10} {ratio:>7}")
+    return "\n".join(lines)

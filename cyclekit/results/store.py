@@ -7,6 +7,7 @@ stored (a truncated log's numbers cannot be told from a finished run's),
 each once: a log is known by its end record's checksum with its run id.
 """
 import datetime
+import fnmatch
 import hashlib
 import json
 import os
@@ -14,8 +15,8 @@ import os
 from sqlalchemy import and_, create_engine, func, select
 from sqlalchemy.exc import IntegrityError
 
-from results import runlog
-from results.schema import machines, metadata, results, runs, samples
+from cyclekit.results import runlog
+from cyclekit.results.schema import machines, metadata, results, runs, samples
 
 MACHINE_FIELDS = ("vendor", "cpu_name", "brand", "family", "model", "stepping", "microcode", "hypervisor",
                   "system_manufacturer", "system_product", "board_manufacturer", "board_product",
@@ -125,14 +126,35 @@ def machine_rows(engine):
         return [dict(r._mapping) for r in conn.execute(q)]
 
 
-def show_rows(engine, bench):
-    """That benchmark in every stored run, grouped by machine."""
-    q = (select(machines.c.id.label("machine"), machines.c.label.label("machine_label"), runs.c.id.label("run"),
+def names_matching(engine, pattern):
+    """The stored benchmark names that the glob matches (fnmatch: * ? [...], case
+    kept; the same on SQLite and PostgreSQL, whose LIKE differ in case)."""
+    if not any(c in pattern for c in "*?["):
+        return [pattern]
+    with engine.connect() as conn:
+        names = [r[0] for r in conn.execute(select(results.c.name).distinct())]
+    return sorted(n for n in names if fnmatch.fnmatchcase(n, pattern))
+
+
+def run_rows(engine):
+    """Every stored run with its machine and how many results it holds."""
+    q = (select(runs.c.id, runs.c.run, runs.c.machine_id, runs.c.platform, runs.c.status, runs.c.version,
+                runs.c.imported, runs.c.label, runs.c.cmdline, func.count(results.c.id).label("results"))
+         .select_from(runs.outerjoin(results, results.c.run_id == runs.c.id))
+         .group_by(runs.c.id).order_by(runs.c.id))
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(q)]
+
+
+def show_rows(engine, names):
+    """Those benchmarks in every stored run, grouped by name, then machine."""
+    q = (select(results.c.name, machines.c.id.label("machine"), machines.c.label.label("machine_label"),
+                runs.c.id.label("run"),
                 runs.c.run.label("run_code"), runs.c.platform, results.c.kind, results.c.ticks,
                 results.c.cycles, results.c.cycles_unit, results.c.stddev, results.c.verdict, results.c.reason)
          .select_from(results.join(runs, results.c.run_id == runs.c.id)
                       .join(machines, runs.c.machine_id == machines.c.id))
-         .where(results.c.name == bench).order_by(machines.c.id, runs.c.id))
+         .where(results.c.name.in_(names)).order_by(results.c.name, machines.c.id, runs.c.id))
     with engine.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(q)]
 

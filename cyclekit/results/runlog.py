@@ -13,7 +13,7 @@ import os
 import re
 import statistics
 
-import cyclekit_log
+from cyclekit import logfile
 
 # The SMBIOS strings that name a machine (SMBIOS spec DSP0134 §7.2 system
 # information, §7.3 baseboard, §7.1 BIOS information), as the platform
@@ -221,7 +221,7 @@ class Run:
 
 def load(path):
     """The Run of the log at path (complete or not: callers decide)."""
-    return Run(path, cyclekit_log.parse_file(path))
+    return Run(path, logfile.parse_file(path))
 
 
 def median(values):

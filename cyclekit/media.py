@@ -12,8 +12,8 @@ import shutil
 import subprocess
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-BUILD = os.path.join(ROOT, "build")
+from cyclekit.tree import BUILD, ROOT
+
 KERNEL = os.path.join(BUILD, "cyclekit.elf")
 KERNEL_FB = os.path.join(BUILD, "cyclekit-fb.elf")
 GRUB_CFG = os.path.join(ROOT, "iso", "grub.cfg")
@@ -29,6 +29,12 @@ MODULE_DIR = "boot/modules"
 
 class MediaError(Exception):
     pass
+
+
+def missing_directory(out):
+    """The directory that an output file OUT would go into when it does not exist, else None."""
+    parent = os.path.dirname(os.path.abspath(out))
+    return None if os.path.isdir(parent) else parent
 
 
 def make(target, quiet=True):

@@ -13,11 +13,12 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+from cyclekit.tree import BUILD, ROOT
+
 RUN_QEMU = os.path.join(ROOT, "scripts", "run-qemu")
-HOSTED = os.path.join(ROOT, "build", "cyclekit-hosted")
-HOSTED64 = os.path.join(ROOT, "build", "cyclekit-hosted64")   # x86_64: runs 64-bit bodies natively
-LOG_DIR = os.path.join(ROOT, "build", "logs")
+HOSTED = os.path.join(BUILD, "cyclekit-hosted")
+HOSTED64 = os.path.join(BUILD, "cyclekit-hosted64")   # x86_64: runs 64-bit bodies natively
+LOG_DIR = os.path.join(BUILD, "logs")
 MARK = b'{"type":'
 EXIT_NO_START = 126
 
@@ -46,6 +47,30 @@ def _stream(proc, log, show_json, echo):
     return proc.wait()
 
 
+def add_boot_arguments(parser):
+    """The QEMU choices `run` and `snippet` share."""
+    parser.add_argument("--cpu", metavar="MODEL", help="QEMU CPU model (default max; host with --kvm)")
+    parser.add_argument("--qemu", choices=("i386", "x86_64"),
+                        help="which QEMU: qemu-system-i386 or qemu-system-x86_64 (a CPU with long mode)")
+    parser.add_argument("--kvm", action="store_true", help="use KVM (needs /dev/kvm)")
+    parser.add_argument("--uefi", action="store_true", help="boot through OVMF (UEFI) instead of the BIOS")
+    parser.add_argument("--smp", type=int, metavar="N", help="QEMU processors")
+    parser.add_argument("--icount", action="store_true",
+                        help="QEMU -icount: the TSC counts instructions (shift 0), exact and repeatable")
+    parser.add_argument("--icount-shift", type=int, metavar="N", help="-icount shift=N (implies --icount)")
+    parser.add_argument("--log", metavar="FILE", help="save the log here (default build/logs/VERB-TIME.log)")
+    parser.add_argument("--json", action="store_true", help="also show the JSON records")
+    parser.add_argument("--timeout", type=float, help="seconds before the boot is abandoned (runner exit 124)")
+    parser.add_argument("--no-build", action="store_true", help="do not run make first")
+
+
+def qemu_choices(args):
+    """qemu_command()'s keywords from add_boot_arguments()' arguments."""
+    icount = args.icount_shift if args.icount_shift is not None else (0 if args.icount else None)
+    return dict(cpu=args.cpu, qemu=args.qemu, kvm=args.kvm, uefi=args.uefi, smp=args.smp, icount=icount,
+                timeout=args.timeout)
+
+
 def qemu_command(*, iso=None, cpu=None, kvm=False, uefi=False, smp=None, icount=None,
                  cmdline="", floppy=None, tftp=None, bootfile=None, qemu=None, timeout=None):
     """The scripts/run-qemu command line for these choices."""
@@ -55,7 +80,7 @@ def qemu_command(*, iso=None, cpu=None, kvm=False, uefi=False, smp=None, icount=
     elif tftp:
         cmd += ["--tftp", tftp, "--bootfile", bootfile]
     else:
-        cmd += ["--iso", iso or os.path.join(ROOT, "build", "cyclekit.iso")]
+        cmd += ["--iso", iso or os.path.join(BUILD, "cyclekit.iso")]
     if cpu:
         cmd += ["--cpu", cpu]
     if kvm:

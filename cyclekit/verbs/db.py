@@ -2,7 +2,8 @@
 
   cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why)
   cyclekit db machines             the machines and how many runs each
-  cyclekit db show BENCH           that benchmark on every machine
+  cyclekit db runs                 the stored runs: machine, platform, status, build, options
+  cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*')
   cyclekit db compare RUN RUN      two stored runs side by side (RUN: number or run id)
   cyclekit db export --csv [-o F]  every stored result, one CSV row each
 
@@ -30,8 +31,9 @@ def add_arguments(parser):
     p = cmds.add_parser("import", parents=[common], help="store logs")
     p.add_argument("logs", nargs="+", metavar="LOG")
     cmds.add_parser("machines", parents=[common], help="list the machines")
-    p = cmds.add_parser("show", parents=[common], help="one benchmark on every machine")
-    p.add_argument("bench", metavar="BENCH")
+    cmds.add_parser("runs", parents=[common], help="list the stored runs")
+    p = cmds.add_parser("show", parents=[common], help="benchmarks on every machine")
+    p.add_argument("bench", metavar="BENCH", help="a benchmark's name or a glob ('mem/chase/*')")
     p = cmds.add_parser("compare", parents=[common], help="two runs side by side")
     p.add_argument("runs", nargs=2, metavar="RUN")
     p = cmds.add_parser("export", parents=[common], help="all results as CSV")
@@ -66,24 +68,39 @@ def cmd_machines(store, engine, args):
 
 
 def cmd_show(store, engine, args):
-    rows = store.show_rows(engine, args.bench)
+    rows = store.show_rows(engine, store.names_matching(engine, args.bench))
     if not rows:
         near = store.similar_names(engine, args.bench)
         print(f"no stored result named {args.bench!r}" + (f"; stored names like it: {', '.join(near)}"
                                                           if near else ""), file=sys.stderr)
         return 1
-    print(f'{"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cycles":>10} {"ticks":>10} {"±ticks":>8}  '
-          f'verdict / reason   machine')
+    width = max(len("benchmark"), *(len(r["name"]) for r in rows))
+    print(f'{"benchmark":{width}} {"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cycles":>10} '
+          f'{"ticks":>10} {"±ticks":>8}  verdict / reason   machine')
     for r in rows:
         what = r["verdict"] if r["kind"] == "result" else f'{r["kind"]}: {r["reason"]}'
-        print(f'{r["machine"]:>7} {r["run"]:>5}  {r["run_code"]:18}  {r["platform"] or "-":8} '
+        print(f'{r["name"]:{width}} {r["machine"]:>7} {r["run"]:>5}  {r["run_code"]:18}  {r["platform"] or "-":8} '
               f'{_value(r["cycles"]):>10} {_value(r["ticks"]):>10} {_value(r["stddev"]):>8}  '
               f'{what or "-":18} {r["machine_label"]}')
     return 0
 
 
+def cmd_runs(store, engine, args):
+    rows = store.run_rows(engine)
+    if not rows:
+        print("no runs stored yet (cyclekit db import LOG...)", file=sys.stderr)
+        return 1
+    print(f'{"run":>5}  {"run id":18}  {"machine":>7}  {"platform":8} {"status":>6} {"results":>7}  '
+          f'{"version":16} {"imported":25}  log / options')
+    for r in rows:
+        print(f'{r["id"]:>5}  {r["run"]:18}  {r["machine_id"]:>7}  {r["platform"] or "-":8} '
+              f'{"-" if r["status"] is None else r["status"]:>6} {r["results"]:>7}  {r["version"] or "-":16} '
+              f'{r["imported"]:25}  {r["label"]}' + (f' ({r["cmdline"]})' if r["cmdline"] else ""))
+    return 0
+
+
 def cmd_compare(store, engine, args):
-    from results import compare
+    from cyclekit.results import compare
     try:
         found = [store.find_run(engine, key) for key in args.runs]
     except LookupError as e:
@@ -116,7 +133,7 @@ def cmd_export(store, engine, args):
     return 0
 
 
-COMMANDS = {"import": cmd_import, "machines": cmd_machines, "show": cmd_show, "compare": cmd_compare,
+COMMANDS = {"import": cmd_import, "machines": cmd_machines, "runs": cmd_runs, "show": cmd_show, "compare": cmd_compare,
             "export": cmd_export}
 
 
@@ -124,16 +141,11 @@ def run(args):
     if not args.dbcmd:
         print(__doc__, file=sys.stderr)
         return 2
-    try:
-        from results import store
-        from sqlalchemy.exc import SQLAlchemyError
-    except ImportError as e:
-        print(f"cyclekit db: {e} in {sys.executable}: install python3-sqlalchemy (and python3-psycopg2 for "
-              "PostgreSQL; scripts/deps does) and run Debian's /usr/bin/python3", file=sys.stderr)
-        return 2
+    from cyclekit.results import store          # SQLAlchemy: only when it runs
+    from sqlalchemy.exc import SQLAlchemyError
     try:
         engine = store.open_db(args.db)
-    except (SQLAlchemyError, ImportError, OSError) as e:
+    except (SQLAlchemyError, OSError) as e:
         print(f"cyclekit db: cannot open the database {args.db or store.default_path()}: "
               f"{str(e).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Read a cyclekit serial log: the JSON records, checked for completeness.
+"""The log library: a cyclekit serial log's JSON records, checked for completeness.
 
 A complete log has a begin record, then records, then an end record whose
 `records` equals the number of JSON lines from begin up to it and whose
@@ -8,18 +7,12 @@ The begin record names the build and the run (Log.version, .built,
 .compiler, .run); an end record whose `run` is not the begin record's makes
 the log corrupt. Anything else is truncated or corrupt, and says why:
 parse() never raises, whatever the bytes (a record nested too deeply to decode is "not valid
-JSON"); of a Log, only one() raises (LookupError). The tool exits 0, 1 or
-2, also for records that lack or mistype the fields a table needs.
-
-  scripts/cyclekit_log.py check LOG       exit 0 complete, 1 truncated/corrupt
-  scripts/cyclekit_log.py records LOG     the records, one JSON object a line
-  scripts/cyclekit_log.py types LOG       a count of records by type
-  scripts/cyclekit_log.py table LOG       results and skips as a table (tab-separated with --tsv)
-  scripts/cyclekit_log.py compare A B     per benchmark: cycles (else ticks) in A and B, and B/A
+JSON"); of a Log, only one() raises (LookupError). table() copes with records
+that lack or mistype the fields it shows. `cyclekit log` (verbs/log.py) is the
+command line over this library.
 """
 import json
 import math
-import sys
 
 MARK = '{"type":'
 SCHEMA = 2                  # what this kernel writes
@@ -163,7 +156,7 @@ def _number(v):
     return v if math.isfinite(v) else None
 
 
-def _text(v):
+def field_text(v):
     return v if isinstance(v, str) else "?" if v is None else json.dumps(v)
 
 
@@ -172,27 +165,17 @@ def _fixed(v):
     return "-" if v is None else f"{v:.2f}"
 
 
-def value(result):
-    """(number, unit) of a result: core cycles when known, else ticks; None with neither."""
-    if _number(result.get("cycles")) is not None:
-        exact = _text(result.get("cycles_unit", "")).startswith("exact")
-        return _number(result["cycles"]), "c" if exact else "~c"
-    if _number(result.get("ticks")) is not None:
-        return _number(result["ticks"]), "t"
-    return None
-
-
 def table(log, tsv=False):
     rows = [("benchmark", "ticks", "cycles", "unit", "expected", "verdict")]
     for r in log.records:
         if r.get("type") == "result":
             exp = r.get("expect")
-            rows.append((_text(r.get("name")), _fixed(r.get("ticks")), _fixed(r.get("cycles")),
-                         _text(r.get("cycles_unit", "")),
-                         f'{_text(exp.get("uarch"))} {_fixed(exp.get("cycles"))}' if isinstance(exp, dict)
-                         else "-", _text(r.get("verdict"))))
+            rows.append((field_text(r.get("name")), _fixed(r.get("ticks")), _fixed(r.get("cycles")),
+                         field_text(r.get("cycles_unit", "")),
+                         f'{field_text(exp.get("uarch"))} {_fixed(exp.get("cycles"))}' if isinstance(exp, dict)
+                         else "-", field_text(r.get("verdict"))))
         elif r.get("type") == "skip":
-            rows.append((_text(r.get("name")), "-", "-", "", "-", "skipped: " + _text(r.get("reason"))))
+            rows.append((field_text(r.get("name")), "-", "-", "", "-", "skipped: " + field_text(r.get("reason"))))
     if tsv:
         return "\n".join("\t".join(row) for row in rows)
     widths = [max(len(row[i]) for row in rows[1:] + rows[:1]) for i in range(5)]
@@ -200,72 +183,7 @@ def table(log, tsv=False):
 
 
 def compare(a, b):
-    ra = {_text(r.get("name")): r for r in a.of_type("result")}
-    rb = {_text(r.get("name")): r for r in b.of_type("result")}
-    lines = [f'{"benchmark":34} {"A":>10} {"B":>10} {"B/A":>7}']
-    for name in sorted(set(ra) | set(rb)):
-        va = value(ra[name]) if name in ra else None
-        vb = value(rb[name]) if name in rb else None
-        if va and vb:
-            (va, ua), (vb, ub) = va, vb
-            ratio = f"{vb / va:7.2f}" if va and ua == ub else "      -"
-            lines.append(f"{name:34} {va:9.2f}{ua[-1]} {vb:9.2f}{ub[-1]} {ratio}")
-        else:
-            lines.append(f'{name:34} {"-" if not va else "%.2f" % va[0]:>10} '
-                         f'{"-" if not vb else "%.2f" % vb[0]:>10}       -')
-    return "\n".join(lines)
-
-
-def main(argv):
-    args = [a for a in argv[1:] if not a.startswith("--")]
-    if len(args) < 2 or args[0] not in ("check", "records", "types", "table", "compare") \
-            or (args[0] == "compare") != (len(args) == 3) or len(args) > 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    if args[0] == "compare":
-        a, b = parse_file(args[1]), parse_file(args[2])
-        for name, log in (("A", a), ("B", b)):
-            for p in log.problems:
-                print(f"{name}: incomplete: {p}", file=sys.stderr)
-        print(compare(a, b))
-        return 0 if a.complete and b.complete else 1
-    argv = [argv[0]] + args
-    log = parse_file(argv[2])
-    if argv[1] == "records":
-        for r in log.records + ([log.end] if log.end else []):
-            print(json.dumps(r))
-    elif argv[1] == "table":
-        print(table(log, tsv="--tsv" in sys.argv))
-    elif argv[1] == "types":
-        counts = {}
-        for r in log.records:
-            counts[_text(r.get("type"))] = counts.get(_text(r.get("type")), 0) + 1
-        for k in sorted(counts):
-            print(f"{counts[k]:6d} {k}")
-    if log.complete:
-        print(f"complete: {len(log.records)} records, status {log.status}", file=sys.stderr)
-        return 0
-    for p in log.problems:
-        print(f"incomplete: {p}", file=sys.stderr)
-    return 1
-
-
-# The `cyclekit log` verb: the same commands through the front door.
-VERB = "log"
-HELP = "check, list, tabulate or compare serial logs (check|records|types|table|compare)"
-
-
-def add_arguments(parser):
-    parser.add_argument("command", choices=("check", "records", "types", "table", "compare"))
-    parser.add_argument("logs", nargs="+", metavar="LOG")
-    parser.add_argument("--tsv", action="store_true", help="table: tab-separated")
-
-
-def run(args):
-    if args.tsv:
-        sys.argv.append("--tsv")
-    return main(["cyclekit log", args.command] + args.logs)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    """Two logs side by side as text: per benchmark A, B and B/A (the one
+    comparison, results.compare, read without the spreads)."""
+    from cyclekit.results import compare as comparison     # it reads Runs, which read Logs
+    return comparison.text(a, b)

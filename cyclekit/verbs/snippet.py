@@ -1,7 +1,7 @@
 """cyclekit snippet: measure a few instructions without rebuilding the kernel.
 
-The body is assembled with GNU as (cyclekit_asm: checked against the body
-contract), packed into a loadable benchmark file (cyclekit_module) and run
+The body is assembled with GNU as (asm: checked against the body
+contract), packed into a loadable benchmark file (benchfile) and run
 where asked:
 
   cyclekit snippet --asm "add eax, ebx; add ecx, edx"              QEMU (-cpu max)
@@ -25,15 +25,11 @@ import re
 import sys
 import tempfile
 
-import cyclekit_asm
-import cyclekit_launch
-import cyclekit_log
-import cyclekit_media
-import cyclekit_run
+from cyclekit import asm, benchfile, launch, logfile, media
 
 VERB = "snippet"
 HELP = "assemble a few instructions and measure them (QEMU, the hosted runner, serial, or an image)"
-SNIPPET_DIR = os.path.join(cyclekit_media.BUILD, "snippets")
+SNIPPET_DIR = os.path.join(media.BUILD, "snippets")
 MAX_SNIPPETS = 16       # the hosted runner's module= list holds 16 files (kernel/hosted/modules.c)
 OPTION_WORD_MAX = 255   # the kernel reads a longer word of its command line as a problem (lib/options.c)
 
@@ -65,7 +61,7 @@ def add_arguments(parser):
                         help="with --serial: the machine is booting; wait for its session to be ready "
                              "(without it, the session is taken to be waiting already)")
     where.add_argument("--image", metavar="OUT.iso", help="write an ISO that runs it (for a stick)")
-    cyclekit_run.add_boot_arguments(parser)
+    launch.add_boot_arguments(parser)
 
 
 def parse_expect(items):
@@ -94,6 +90,8 @@ def check_arguments(args):
                              ("--samples", args.samples, 2001)):
         if value is not None and not 1 <= value <= top:
             return f"{flag} {value}: must be 1..{top} (the kernel's own bounds)"
+    if args.image and media.missing_directory(args.image):
+        return f"--image {args.image}: the directory {media.missing_directory(args.image)} does not exist"
     return None
 
 
@@ -111,7 +109,7 @@ def build_files(args):
     for name, text in zip(snippet_names(args), args.asm):
         try:
             files.append((name, build_file(args, text, name)))
-        except (cyclekit_asm.AsmError, cyclekit_asm.ContractError, ValueError) as e:
+        except (asm.AsmError, asm.ContractError, ValueError) as e:
             if len(args.asm) > 1:
                 e.args = (f"{name} ({text!r}): {e}",) + e.args[1:]
             raise
@@ -120,15 +118,14 @@ def build_files(args):
 
 def build_file(args, text, name):
     """The benchmark file's bytes; raises AsmError / ContractError / ValueError."""
-    needs = cyclekit_asm.parse_needs(args.needs)
+    needs = asm.parse_needs(args.needs)
     expect = parse_expect(args.expect)
-    body = cyclekit_asm.assemble(text, args.syntax, args.mode, needs)
+    body = asm.assemble(text, args.syntax, args.mode, needs)
     init = b""
     if args.init.strip():
-        init = cyclekit_asm.assemble(args.init, args.syntax, args.mode, needs, what="init",
+        init = asm.assemble(args.init, args.syntax, args.mode, needs, what="init",
                                      check_copies=False).code
-    import cyclekit_module          # the loadable benchmark format
-    return cyclekit_module.encode(name, body.code, init=init, mode=args.mode, needs=needs,
+    return benchfile.encode(name, body.code, init=init, mode=args.mode, needs=needs,
                                   expect=expect or None, description=args.description,
                                   unroll=args.unroll, loops=args.loops, samples=args.samples)
 
@@ -169,9 +166,9 @@ def readable_line(text, rec, name):
     skip record; for a fault, its FAULT line and the register lines after it."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if line.startswith(cyclekit_log.MARK) and is_for(_load(line), name):
+        if line.startswith(logfile.MARK) and is_for(_load(line), name):
             j = i
-            while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(cyclekit_log.MARK):
+            while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(logfile.MARK):
                 j -= 1
                 if rec.get("type") != "fault" or lines[j].startswith("FAULT"):
                     break
@@ -188,7 +185,7 @@ def _load(line):
 
 
 def report(log_file, names, rc, as_json):
-    log = cyclekit_log.parse_file(log_file)
+    log = logfile.parse_file(log_file)
     missing = False
     for name in names:
         rec = record_for(log.records, name)
@@ -203,25 +200,25 @@ def report(log_file, names, rc, as_json):
 
 
 def run_serial(args, files):
-    """Load and run the files in a `serve` session (cyclekit_wire); the machine stays in it."""
-    import cyclekit_wire            # the serial session's host side
-    log_file = args.log or cyclekit_launch.log_path("snippet")
+    """Load and run the files in a `serve` session (wire); the machine stays in it."""
+    from cyclekit import wire            # the serial session (pyserial): only when asked for
+    log_file = args.log or launch.log_path("snippet")
     records = []
     try:
         # A session that is already waiting printed its ready record long ago; a machine being
         # booted must not be sent a byte before it (GRUB's menu reads the serial line too).
         ready_wait = (args.timeout or 600) if args.wait_ready else 0
-        with cyclekit_wire.Session(args.serial, timeout=args.timeout or 60, ready_timeout=ready_wait) as session:
+        with wire.Session(args.serial, timeout=args.timeout or 60, ready_timeout=ready_wait) as session:
             records += session.boot_records + ([session.ready] if session.ready else [])
             records += session.identify()
             for name, data in files:
                 records.append(session.load(data))
                 records += session.run(name, args.options)
-    except cyclekit_wire.WireError as e:
+    except wire.WireError as e:
         records += e.records
         print(f"cyclekit snippet: the session refused: {e}", file=sys.stderr)
         return 1
-    except cyclekit_wire.WireTimeout as e:
+    except wire.WireTimeout as e:
         print(f"cyclekit snippet: {args.serial}: no answer: {e}", file=sys.stderr)
         return 124
     except OSError as e:
@@ -267,32 +264,32 @@ def run_elsewhere(args, names, ckbs):
     for word, what in ((options.split()[0], "bench="), (modules, "module=")):
         if args.hosted or what == "bench=":
             if len(word) > OPTION_WORD_MAX:
-                raise cyclekit_media.MediaError(
+                raise media.MediaError(
                     f"the names make {what} {len(word)} characters, more than the kernel reads in one "
                     f"word ({OPTION_WORD_MAX}): use a shorter --name or fewer --asm")
     if args.image:
         if not args.no_build:
-            cyclekit_media.make_kernels()
-        cyclekit_media.iso(args.image, options, ckbs)
+            media.make_kernels()
+        media.iso(args.image, options, ckbs)
         print(f"cyclekit snippet: wrote {args.image}: its first menu entry runs {', '.join(names)} "
               f"(write it to a stick: dd if={args.image} of=/dev/sdX bs=4M)", file=sys.stderr)
         return 0
-    log_file = args.log or cyclekit_launch.log_path("snippet")
+    log_file = args.log or launch.log_path("snippet")
     if args.hosted:
         if not args.no_build:
-            cyclekit_media.make("hosted")
-        rc = cyclekit_launch.hosted([modules] + options.split(), log_file, echo=False,
+            media.make("hosted")
+        rc = launch.hosted([modules] + options.split(), log_file, echo=False,
                                     mode=args.mode)
     else:
         if not args.no_build:
-            cyclekit_media.make_kernels()
+            media.make_kernels()
         with tempfile.TemporaryDirectory(prefix="cyclekit-snippet-") as tmp:
-            iso = cyclekit_media.iso(os.path.join(tmp, "snippet.iso"), "", ckbs)
-            choices = cyclekit_run.qemu_choices(args)
+            iso = media.iso(os.path.join(tmp, "snippet.iso"), "", ckbs)
+            choices = launch.qemu_choices(args)
             if args.mode == 64:     # long mode needs an x86-64 machine (qemu-system-i386 has none)
                 choices["qemu"] = "x86_64"
-            cmd = cyclekit_launch.qemu_command(iso=iso, cmdline=options, **choices)
-            rc = cyclekit_launch.boot(cmd, log_file, echo=False)
+            cmd = launch.qemu_command(iso=iso, cmdline=options, **choices)
+            rc = launch.boot(cmd, log_file, echo=False)
     print(f"cyclekit snippet: log saved to {log_file}", file=sys.stderr)
     return report(log_file, names, rc, args.json)
 
@@ -304,26 +301,17 @@ def run(args):
         return 2
     try:
         files = build_files(args)
-    except cyclekit_asm.AsmError as e:
+    except asm.AsmError as e:
         print(f"cyclekit snippet: the assembler refused the {args.syntax} text:\n{e}", file=sys.stderr)
         return 2
-    except (cyclekit_asm.ContractError, ValueError) as e:
+    except (asm.ContractError, ValueError) as e:
         print(f"cyclekit snippet: refused: {e}", file=sys.stderr)
         return 2
-    except ImportError as e:
-        print(f"cyclekit snippet: the benchmark file format is missing ({e}): "
-              "scripts/cyclekit_module.py", file=sys.stderr)
-        return 126
     if args.serial:
-        try:
-            return run_serial(args, files)
-        except ImportError as e:
-            print(f"cyclekit snippet: the serial session is missing ({e}): scripts/cyclekit_wire.py",
-                  file=sys.stderr)
-            return 126
+        return run_serial(args, files)
     ckbs = [os.path.abspath(save_file(args, name, data)) for name, data in files]
     try:
         return run_elsewhere(args, [name for name, _ in files], ckbs)
-    except cyclekit_media.MediaError as e:
+    except media.MediaError as e:
         print(f"cyclekit snippet: {e}", file=sys.stderr)
         return 126

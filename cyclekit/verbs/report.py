@@ -23,16 +23,6 @@ def add_arguments(parser):
                         help=f"at most N raw-sample histograms (default {MAX_HISTOGRAMS})")
 
 
-def _libraries():
-    try:
-        from results import figures, page, runlog, compare
-    except ImportError as e:
-        print(f"cyclekit report: {e} in {sys.executable}: install python3-matplotlib (scripts/deps does) "
-              "and run Debian's /usr/bin/python3", file=sys.stderr)
-        return None
-    return figures, page, runlog, compare
-
-
 def _label_uniquely(runs):
     seen = {}
     for run in runs:
@@ -43,10 +33,7 @@ def _label_uniquely(runs):
 
 
 def run(args):
-    libs = _libraries()
-    if not libs:
-        return 2
-    figures, page, runlog, compare = libs
+    from cyclekit.results import compare, figures, page, runlog    # matplotlib: only when it runs
     runs = []
     for path in args.logs:
         try:

@@ -1,0 +1,90 @@
+"""cyclekit run: build what changed, boot the kernel under QEMU (or run the
+hosted runner), show the readable lines, save the log, exit with the
+kernel's status.
+
+  cyclekit run                              the whole suite, qemu-system-x86_64 -cpu max (TCG)
+  cyclekit run --cpu pentium --icount bench='p5/*'
+  cyclekit run --uefi --smp 2 samples=51
+  cyclekit run --qemu i386                  the 32-bit machine (no long mode: no 64-bit bodies)
+  cyclekit run --hosted [--bits 64]         the whole suite natively, in Linux ring 3
+
+The exit status is the kernel's, except that options the kernel did not know
+(its note "unknown option ...") make it 2: the run still went on, as it does
+on a real machine, but a script learns that it did not measure what it asked.
+"""
+import sys
+
+from cyclekit import launch, logfile, media
+
+VERB = "run"
+HELP = "build if needed, boot under QEMU (or run natively: --hosted), stream the readable lines, " \
+       "save the log, exit with the kernel's status"
+EXIT_USAGE = 2
+# QEMU's choices that mean nothing to the hosted runner.
+QEMU_ONLY = ("cpu", "qemu", "kvm", "uefi", "smp", "icount", "icount_shift")
+
+
+def add_arguments(parser):
+    launch.add_boot_arguments(parser)
+    parser.add_argument("--hosted", action="store_true",
+                        help="run the hosted runner (build/cyclekit-hosted) natively instead of booting QEMU")
+    parser.add_argument("--bits", type=int, choices=(32, 64),
+                        help="with --hosted: 32 (build/cyclekit-hosted, the default) or 64 (-hosted64)")
+    parser.add_argument("options", nargs="*", metavar="OPTION",
+                        help="kernel options, key=value (see `cyclekit run help`)")
+
+
+def refusal(args):
+    """What is wrong with this combination of arguments, or None."""
+    if args.smp is not None and args.smp < 1:
+        return f"--smp {args.smp}: at least 1"
+    if args.bits and not args.hosted:
+        return f"--bits {args.bits} chooses a hosted runner: give --hosted too"
+    if args.hosted:
+        given = [f"--{k.replace('_', '-')}" for k in QEMU_ONLY if getattr(args, k) not in (None, False)]
+        if given:
+            return f"{', '.join(given)}: QEMU's choices, and --hosted runs without QEMU"
+    return None
+
+
+def unknown_options(log_file):
+    """The kernel's notes about options it did not know, from the saved log."""
+    try:
+        log = logfile.parse_file(log_file)
+    except OSError:
+        return []
+    return [str(n.get("text", "")) for n in log.notes(topic="cmdline") if "unknown option" in str(n.get("text", ""))]
+
+
+def start(args, log):
+    """Build what is needed and run; the run's status."""
+    if args.hosted:
+        if not args.no_build:
+            media.make("hosted")
+        return launch.hosted(args.options, log, show_json=args.json, mode=args.bits or 32)
+    if not args.no_build:
+        media.make("iso")
+    choices = launch.qemu_choices(args)
+    choices["qemu"] = choices["qemu"] or "x86_64"     # like `make run`: a CPU with long mode
+    cmd = launch.qemu_command(cmdline=" ".join(args.options), **choices)
+    return launch.boot(cmd, log, show_json=args.json)
+
+
+def run(args):
+    bad = refusal(args)
+    if bad:
+        print(f"cyclekit run: {bad}", file=sys.stderr)
+        return EXIT_USAGE
+    log = args.log or launch.log_path("run")
+    try:
+        rc = start(args, log)
+    except media.MediaError as e:
+        print(f"cyclekit run: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    unknown = unknown_options(log)
+    if unknown:
+        print(f"cyclekit run: the kernel said: {'; '.join(unknown)}; log saved to {log} (status {rc}; "
+              f"exit {EXIT_USAGE} for the unknown option)", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"cyclekit run: log saved to {log} (status {rc}; `cyclekit log check {log}`)", file=sys.stderr)
+    return rc
