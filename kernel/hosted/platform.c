@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "hosted.h"
 #include "lib/option.h"
