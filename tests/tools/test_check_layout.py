@@ -152,6 +152,13 @@ def test_only_the_named_note_calls_may_reach_up_for_now(tmp_path):
     assert "kernel/low/low.c: calls log_other in kernel/report/log.c (report), a room above low" in out
 
 
+def test_a_folder_in_no_room_is_found(tmp_path):
+    rc, out = check(make_tree(str(tmp_path), {**LOW, "kernel/attic/old.c": "int old_fn(void)\n{\n    return 0;\n}\n"}))
+    assert rc == 1
+    assert "kernel/attic/old.c: in no room of docs/architecture.md's rooms block" in out
+    assert "kernel/low" not in out
+
+
 def test_no_rooms_block_is_a_clear_error(tmp_path):
     rc, out = check(make_tree(str(tmp_path), LOW, rooms="# Architecture\n"))
     assert rc == 1
