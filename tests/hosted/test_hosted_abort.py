@@ -15,20 +15,15 @@ from test_hosted import RUNNER, _launch, _launcher
 STATUS_KERNEL_FAULT = 3
 
 
-def launcher():
-    if not os.path.exists(RUNNER):
-        pytest.skip("build/cyclekit-hosted missing (make hosted)")
-    if not _launch:
-        _launch.append(_launcher())
-    return _launch[0] + [RUNNER]
-
-
 def records(text):
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
 def test_an_unguarded_fault_ends_the_log_through_the_abort_hook():
-    p = subprocess.Popen(launcher() + ["serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    if not os.path.exists(RUNNER):
+        pytest.fail(f"{RUNNER} missing: run make hosted first")
+    _launch[:] = _launch or [_launcher()]  # the runner itself, or under qemu-i386
+    p = subprocess.Popen(_launch[0] + [RUNNER, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
     seen = []
     try:
