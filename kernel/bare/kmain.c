@@ -24,6 +24,8 @@
 #include "bare/long/long_selftest.h"
 #include "bare/time/rtc.h"
 #include "report/log.h"
+#include "run/run.h"
+#include "serve/serve.h"
 #include "bare/traps/watchdog.h"
 
 void kmain(uint32_t magic, const void *info);
@@ -112,6 +114,7 @@ static struct platform bare = {
 void kmain(uint32_t magic, const void *info)
 {
     platform_install(&bare);
+    run_install_abort();
     gdt_init();
     idt_init();
     double_fault_init();
@@ -128,7 +131,7 @@ void kmain(uint32_t magic, const void *info)
     bare.long_mode_why = long_mode.on ? NULL : long_mode.reason;
     console_init();
 
-    int status = run_suite(&bare);
+    int status = run_suite(&bare, &serve_session);
     keyboard_browse(); /* PgUp/PgDn through the screen, for keys= seconds */
     machine_exit(status);
 }

@@ -61,7 +61,7 @@ static inline unsigned smp_bench_count(void)
     return (unsigned)(__stop_ck_smp_benches - __start_ck_smp_benches);
 }
 
-/* The measurements kernel/smp/ offers a declaration (smp_runs.c): each
+/* The measurements kernel/smp/ offers a declaration (kernel/run/smp_runs.c): each
  * measures with the running processors and writes its record. */
 void smp_run_c2c_rmw(const struct smp_bench_run *r);   /* "c2c", variant rmw */
 void smp_run_c2c_store(const struct smp_bench_run *r); /* "c2c", variant store */

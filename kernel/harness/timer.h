@@ -4,6 +4,7 @@
 #define CK_TIMER_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "platform/timer_source.h" /* struct timer_platform: the platform's part */
 #include "timing_page.h"
 
 enum read_mode {
@@ -29,14 +30,6 @@ struct timer_info {
 };
 
 extern struct timer_info timer;
-
-/* What the platform offers for calibration and the PIT fallback. */
-struct timer_platform {
-    /* Measures the TSC rate against an independent clock; false if it cannot. */
-    bool (*calibrate_tsc)(uint64_t *hz, const char **source);
-    /* Starts PIT channel 2 counting freely (NULL when there is no PIT access). */
-    void (*pit_free_run)(void);
-};
 
 /* Chooses the mode (option timer=), calibrates, writes the "timer" record. */
 void timer_init(const struct timer_platform *tp);

@@ -3,7 +3,8 @@
  * pinned to it reads from its own CPUID (the rule of cpu/topology/apic_id.h,
  * the same an application processor applies on bare metal). Linux's CPU
  * numbers are not APIC IDs; the run names processors by APIC ID, so this
- * list is the translation. */
+ * list is the translation. The main thread is pinned here too, to the CPU
+ * it started on. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -16,6 +17,26 @@
 
 static struct platform_hosted_cpu known[PLATFORM_HOSTED_CPUS];
 static unsigned nknown;
+static int pinned_cpu = -1;
+
+/* One CPU for the whole run: a migration in the middle of a sample would
+ * mix two cores' caches and predictors into one number. */
+void hosted_pin_to_current_cpu(void)
+{
+    int here = sched_getcpu();
+    cpu_set_t set;
+    if (here < 0)
+        return;
+    CPU_ZERO(&set);
+    CPU_SET(here, &set);
+    if (sched_setaffinity(0, sizeof set, &set) == 0)
+        pinned_cpu = here;
+}
+
+int hosted_pinned_cpu(void)
+{
+    return pinned_cpu;
+}
 
 struct probe {
     int cpu;

@@ -131,7 +131,7 @@ static void on_fault(int sig, siginfo_t *si, void *context)
         in_handler = 0;
         guard_fault(&info);
     }
-    run_abort_unguarded("hosted runner (no guard)", &info);
+    guard_abort("hosted runner (no guard)", &info);
     fflush(stdout);
     _exit(STATUS_KERNEL_FAULT);
 }

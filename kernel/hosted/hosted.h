@@ -48,7 +48,9 @@ uint64_t hosted_page_size(const void *base, uint64_t size, const char **why);
 void hosted_cpus_list(struct platform_hosted_info *h);
 int hosted_cpu_of(uint32_t apic_id);
 bool hosted_apic_of(int linux_cpu, uint32_t *apic_id);
-/* The CPU the main thread is pinned to (-1: not pinned). */
+/* Pins the main thread to the CPU it runs on (describe does, once); the
+ * CPU it is pinned to (-1: not pinned). */
+void hosted_pin_to_current_cpu(void);
 int hosted_pinned_cpu(void);
 /* smp.c: struct platform's smp_start, smp_call and smp_wait. */
 void hosted_smp_start(const struct smp_request *req, struct smp_info *out);

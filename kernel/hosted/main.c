@@ -8,6 +8,8 @@
 #include "hosted.h"
 #include "lib/option.h"
 #include "platform/platform.h"
+#include "run/run.h"
+#include "serve/serve.h"
 
 static char cmdline[1024];
 
@@ -35,11 +37,12 @@ int main(int argc, char **argv)
     hosted_save_segments();
     hosted_long_mode(&hosted_platform);
     platform_install(&hosted_platform);
+    run_install_abort();
     join_arguments(argc, argv);
     hosted_guard_init();
     options_parse(cmdline);
     hosted_platform.cmdline = cmdline;
-    int status = run_suite(&hosted_platform);
+    int status = run_suite(&hosted_platform, &serve_session);
     fflush(stdout);
     return status;
 }

@@ -1,7 +1,6 @@
 /* The hosted platform: what run_suite() needs, provided by Linux in ring 3.
  * No PIT (no port I/O), no MSRs, no CLI: the TSC is calibrated against the
  * kernel's raw monotonic clock, and memory for mem/ benchmarks is mmapped. */
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "hosted.h"
 #include "lib/option.h"
@@ -31,29 +31,9 @@ OPTION_ELSEWHERE(keys, "keys", "bare metal only (the hosted runner has no screen
 OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
             "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
 
-static int pinned_cpu = -1;
 static uint8_t *big_base;
 static uint64_t big_size;
 static bool big_tried;
-
-/* One CPU for the whole run: a migration in the middle of a sample would
- * mix two cores' caches and predictors into one number. */
-static void pin_to_current_cpu(void)
-{
-    int here = sched_getcpu();
-    cpu_set_t set;
-    if (here < 0)
-        return;
-    CPU_ZERO(&set);
-    CPU_SET(here, &set);
-    if (sched_setaffinity(0, sizeof set, &set) == 0)
-        pinned_cpu = here;
-}
-
-int hosted_pinned_cpu(void)
-{
-    return pinned_cpu;
-}
 
 static void map_big_memory(void)
 {
@@ -95,13 +75,13 @@ static void describe(struct platform_info *info)
     info->kind = "hosted";
     h->have_uname = uname(&u) == 0;
     hosted_cpus_list(h); /* before pinning: the CPUs the whole process may use */
-    pin_to_current_cpu();
+    hosted_pin_to_current_cpu();
     map_big_memory();
     h->os = h->have_uname ? u.sysname : "unknown";
     h->release = h->have_uname ? u.release : "unknown";
     h->version = h->have_uname ? u.version : "unknown";
     h->machine = h->have_uname ? u.machine : "unknown";
-    h->pinned_cpu = pinned_cpu;
+    h->pinned_cpu = hosted_pinned_cpu();
     h->big_memory_bytes = big_size;
 }
 

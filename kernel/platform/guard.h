@@ -18,9 +18,14 @@ int guard_run(guarded_fn fn, void *arg, struct fault_info *info);
 bool guard_active(void);
 void guard_fault(const struct fault_info *info) __attribute__((noreturn));
 
-/* Provided by the run (kernel/run/abort.c) for a fault no guard catches:
- * the fault record, an error note and the end record. The platform then
- * stops the machine or the process. */
-void run_abort_unguarded(const char *where, const struct fault_info *info);
+/* A fault no guard catches (outside every guarded step, or a double fault):
+ * the platform's handler calls guard_abort(), which runs the hook the run
+ * installed (kernel/run/abort.c: the fault record, an error note and the
+ * end record; nothing while none is installed), then stops the machine or
+ * the process itself. The hook keeps this room from naming the rooms above
+ * it (docs/architecture.md, the rooms). */
+typedef void (*guard_abort_fn)(const char *where, const struct fault_info *info);
+void guard_set_abort_hook(guard_abort_fn fn);
+void guard_abort(const char *where, const struct fault_info *info);
 
 #endif

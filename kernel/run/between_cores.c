@@ -3,7 +3,7 @@
  * the ck_smp_benches section (BENCH_SMP, bench/smp_between.c) in its
  * file's order, when bench= selects it, enough processors run and the CPU
  * has what it needs. The measuring and writing is the declaration's .run
- * (kernel/smp/smp_runs.c). */
+ * (kernel/run/smp_runs.c). */
 #include "between_cores.h"
 #include "harness/bench_registry.h"
 #include "harness/timer.h"

@@ -15,8 +15,8 @@
 #include "report/log.h"
 #include "report/write.h"
 #include "boot_modules.h"
+#include "run.h"
 #include "selftest.h"
-#include "serve/serve.h"
 #include "suite.h"
 #include "topology_phase.h"
 
@@ -97,7 +97,7 @@ static void msr_scan(void)
     write_msrscan(&scan);
 }
 
-int run_suite(const struct platform *p)
+int run_suite(const struct platform *p, const struct run_session *session)
 {
     static struct platform_info info;
     int status = STATUS_OK;
@@ -126,8 +126,8 @@ int run_suite(const struct platform *p)
     if (opt_selftest)
         status = status_worst(status, selftest_run(p));
 
-    if (serve_wanted(p))
-        status = status_worst(status, serve_run(p));
+    if (session && session->wanted(p))
+        status = status_worst(status, session->run(p));
     else
         status = status_worst(status, suite_run(p, opt_selftest ? selftest_in_benchmarks : NULL));
     status = status_worst(status, phase(p, "between cores", smp_measure));

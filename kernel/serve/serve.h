@@ -5,6 +5,7 @@
 #define CK_SERVE_H
 #include <stdbool.h>
 #include "platform/platform.h"
+#include "run/run.h"
 
 #define SERVE_PROTOCOL 1
 
@@ -15,5 +16,8 @@ bool serve_wanted(const struct platform *p);
 /* The counters, the timer and the trust check, then requests until `end`
  * (or the input closes). Returns the worst status of the session. */
 int serve_run(const struct platform *p);
+
+/* Both, for run_suite(): the mains hand the session to the run. */
+extern const struct run_session serve_session;
 
 #endif

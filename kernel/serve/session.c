@@ -226,3 +226,5 @@ int serve_run(const struct platform *p)
 {
     return suite_serve(p, session);
 }
+
+const struct run_session serve_session = { serve_wanted, serve_run };

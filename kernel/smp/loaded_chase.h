@@ -20,7 +20,7 @@
 #define LOADED_SAMPLES 16u      /* samples per step: 4096 loads, small enough for TCG */
 #define LOADED_LINE 64u
 
-/* What to chase and where (the glue fills it: smp_runs.c). */
+/* What to chase and where (the glue fills it: run/smp_runs.c). */
 struct loaded_config {
     uint8_t *big;               /* the large memory the mem/ benchmarks get */
     uint64_t big_size;

@@ -1,5 +1,5 @@
 /* Which kernels smp/sibling runs (option sibling=BODY[,ANTAGONIST], see
- * kernel/smp/smp_runs.c): the menu's names and the parse of the option's
+ * kernel/run/smp_runs.c): the menu's names and the parse of the option's
  * text. Pure logic, so the unit test (tests/unit/smp/test_sibling_choice.c)
  * runs it on the host; the kernels themselves are in sibling_kernels.c. */
 #ifndef CK_SMP_SIBLING_CHOICE_H

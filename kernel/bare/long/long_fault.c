@@ -16,6 +16,6 @@ void long_double_fault(struct isr_frame *f, uint32_t esp)
 {
     struct fault_info info = { 0 };
     fault_capture(f, esp, &info);
-    run_abort_unguarded("double fault (handled on its own stack, IST1)", &info);
+    guard_abort("double fault (handled on its own stack, IST1)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
 }

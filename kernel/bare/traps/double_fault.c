@@ -105,7 +105,7 @@ void double_fault_report(void)
      * only, a framebuffer console may lie above. The map is the identity, so
      * this code goes on at the same addresses (SDM Vol. 3A §9.9.2). */
     write_cr0(info.cr0 & ~0x80000000u);
-    run_abort_unguarded("double fault (handled by its own task and stack)", &info);
+    guard_abort("double fault (handled by its own task and stack)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
 }
 

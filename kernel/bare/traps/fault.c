@@ -77,7 +77,7 @@ void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
         in_handler = 0;
         guard_fault(&info);
     }
-    run_abort_unguarded("kernel (no guard)", &info);
+    guard_abort("kernel (no guard)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
 }
 

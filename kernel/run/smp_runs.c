@@ -1,17 +1,18 @@
 /* What each smp/ declaration runs (BENCH_SMP's .run, bench/smp_between.c):
- * the measurement of this room with the processors the start-up phase left
+ * the measurement of kernel/smp/ with the processors the start-up phase left
  * running, then its writer (kernel/report/cores/), then a warn note for
- * every processor the measurement had to abandon. */
-#include "c2c.h"
+ * every processor the measurement had to abandon. In run/, not smp/: like
+ * the suite, it hands what a room measured to the writers above it. */
+#include "smp/c2c.h"
 #include "cpu/cpu.h"
 #include "cpu/topology/cpu_topology.h"
 #include "harness/bench.h"
 #include "lib/option.h"
-#include "loaded_chase.h"
+#include "smp/loaded_chase.h"
 #include "report/log.h"
 #include "report/write.h"
-#include "sibling.h"
-#include "tsc_sync.h"
+#include "smp/sibling.h"
+#include "smp/tsc_sync.h"
 
 static void abandoned(const char *name, unsigned n, const uint32_t *apic)
 {
