@@ -119,7 +119,8 @@ static const struct uarch_expect p5_table[] = {
     EXPECT("p5/lockstep/rmw_simple", 3.00, MODEL),
     /* p5/lockstep/rmw_rmw: c0-c4 add [esi],edx (U) + add [esi+4],ecx (V), banks 0 and 1 -> 5. */
     EXPECT("p5/lockstep/rmw_rmw", 5.00, MODEL),
-    /* p5/lockstep/readmod_pair: c0-c1 add eax,[esi] (U) + add ecx,[esi+4] (V), banks 0 and 1 -> 2. */
+    /* p5/lockstep/readmod_pair: c0-c1 add eax,[esi] (U) + add ecx,[esi+4] (V), banks 0 and
+     * 1 -> 2. */
     EXPECT("p5/lockstep/readmod_pair", 2.00, MODEL),
     /* p5/lockstep/readmod_simple: c0-c1 add eax,[esi] (U) + inc ecx (V) -> 2. */
     EXPECT("p5/lockstep/readmod_simple", 2.00, MODEL),
@@ -160,7 +161,8 @@ static const struct uarch_expect p5_table[] = {
     EXPECT("p5/pairing/adc_add", 1.00, MODEL),
     /* p5/pairing/adc_adc: c0 adc eax | c1 adc ecx, each alone in U -> 2. */
     EXPECT("p5/pairing/adc_adc", 2.00, MODEL),
-    /* p5/pairing/disp_imm: c0 mov [esi+4],1 | c1 mov [esi+8],2, each alone (1 clock [A10b]) -> 2. */
+    /* p5/pairing/disp_imm: c0 mov [esi+4],1 | c1 mov [esi+8],2, each alone (1 clock
+     * [A10b]) -> 2. */
     EXPECT("p5/pairing/disp_imm", 2.00, MODEL),
     /* p5/pairing/disp_reg: c0 mov [esi+4],eax (U) + mov [esi+8],ebx (V), banks 1 and 2 [A10b] ->
      * 1. */

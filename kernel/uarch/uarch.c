@@ -19,19 +19,21 @@ bool uarch_range_holds(const struct uarch_range *r, const struct cpu_info *c)
            c->stepping <= r->stepping_last;
 }
 
-/* How many identities the narrowest of u's ranges that hold c spans (models
- * times steppings); 0 when none holds c. */
+uint32_t uarch_range_span(const struct uarch_range *r)
+{
+    if (r->no_cpuid)
+        return 1;
+    uint32_t models = (uint32_t)(r->last - r->first + 1);
+    return models * (uint32_t)(r->stepping_last - r->stepping_first + 1);
+}
+
+/* The span of the narrowest of u's ranges that hold c; 0 when none holds c. */
 static uint32_t span_holding(const struct uarch *u, const struct cpu_info *c)
 {
     uint32_t best = 0;
     for (unsigned i = 0; i < u->nranges; i++) {
-        const struct uarch_range *r = &u->ranges[i];
-        if (!uarch_range_holds(r, c))
-            continue;
-        uint32_t span = r->no_cpuid ? 1
-                                    : (uint32_t)(r->last - r->first + 1) *
-                                          (uint32_t)(r->stepping_last - r->stepping_first + 1);
-        if (!best || span < best)
+        uint32_t span = uarch_range_holds(&u->ranges[i], c) ? uarch_range_span(&u->ranges[i]) : 0;
+        if (span && (!best || span < best))
             best = span;
     }
     return best;
@@ -98,7 +100,8 @@ const struct uarch *uarch_named(const char *name)
     for (const struct uarch *u = uarch_begin(); u < uarch_end(); u++) {
         const char *n = u->name;
         size_t i = 0;
-        while (n[i] && name[i] && (lower(n[i]) == lower(name[i]) || (n[i] == ' ' && name[i] == '_')))
+        while (n[i] && name[i] &&
+               (lower(n[i]) == lower(name[i]) || (n[i] == ' ' && name[i] == '_')))
             i++;
         if (!n[i] && !name[i])
             return u;

@@ -79,6 +79,8 @@ struct uarch_match {
 };
 void uarch_match(const struct cpu_info *c, struct uarch_match *m);
 bool uarch_range_holds(const struct uarch_range *r, const struct cpu_info *c);
+/* How many identities r spans (models times steppings): the narrower, the more specific. */
+uint32_t uarch_range_span(const struct uarch_range *r);
 
 /* The most specific microarchitecture of c, or NULL. */
 const struct uarch *uarch_of(const struct cpu_info *c);

@@ -74,7 +74,8 @@ static void tables_give_the_value_and_its_source(void **state)
 {
     (void)state;
     const struct uarch *from;
-    const struct uarch_expect *e = expect_on(probe(&dump_intel_p54c_525), "p5/lockstep/rmw_rmw", &from);
+    const struct uarch_expect *e =
+        expect_on(probe(&dump_intel_p54c_525), "p5/lockstep/rmw_rmw", &from);
     assert_non_null(e);
     assert_string_equal(from->name, "P5");
     assert_int_equal(e->x100, 500);
@@ -86,6 +87,29 @@ static void tables_give_the_value_and_its_source(void **state)
     /* A benchmark the table has no row for, and a name no benchmark has. */
     assert_null(expect_on(probe(&dump_intel_sapphire_rapids_806f8), "p5/pairing/pair", &from));
     assert_null(expect_on(probe(&dump_intel_p54c_525), "no/such/bench", &from));
+}
+
+/* A generation's own file is read before its family's: Zen 4 (family 19h
+ * model 61h, Raphael) takes zen4.c's LLVM rows and, where zen4.c has none,
+ * zen.c's cited ones; Zen 3 (model 21h, Vermeer) only zen.c's. */
+static void a_generation_first_then_its_family(void **state)
+{
+    (void)state;
+    const struct uarch *from;
+    struct cpu_info c = { .generation = CPU_GEN_CPUID, .vendor = VENDOR_AMD, .family = 0x19,
+                          .model = 0x61 };
+    assert_string_equal(uarch_name(uarch_of(&c)), "Zen 4");
+    const struct uarch_expect *e = expect_on(&c, "lat/imul", &from);
+    assert_string_equal(from->name, "Zen 4");
+    assert_int_equal(e->x100, 300);
+    assert_string_equal(e->source, "LLVM 16 znver4 scheduling model");
+    e = expect_on(&c, "lat64/imul", &from);
+    assert_string_equal(from->name, "Zen");
+    assert_int_equal(e->x100, 300);
+    c.model = 0x21;
+    assert_string_equal(uarch_name(uarch_of(&c)), "Zen");
+    assert_null(expect_on(&c, "lat/imul", &from));
+    assert_non_null(expect_on(&c, "lat64/imul", &from));
 }
 
 /* A 486 without CPUID is known by the probe alone. */
@@ -123,9 +147,14 @@ static struct cpu_info identity(const struct uarch_range *r, unsigned model)
     return c;
 }
 
-static uint32_t span(const struct uarch_range *r)
+/* The span of the narrowest of u's ranges that hold c. */
+static uint32_t narrowest(const struct uarch *u, const struct cpu_info *c)
 {
-    return r->no_cpuid ? 1 : (uint32_t)(r->last - r->first + 1) * (r->stepping_last - r->stepping_first + 1);
+    uint32_t w = 0xffffffffu;
+    for (unsigned j = 0; j < u->nranges; j++)
+        if (uarch_range_holds(&u->ranges[j], c) && uarch_range_span(&u->ranges[j]) < w)
+            w = uarch_range_span(&u->ranges[j]);
+    return w;
 }
 
 /* Every range's own file is among the matches of its identities, and the
@@ -145,10 +174,7 @@ static void every_range_matches_its_file_narrowest_first(void **state)
                 uint32_t last = 0;
                 for (unsigned k = 0; k < m.n; k++) {
                     found |= m.u[k] == u;
-                    uint32_t w = 0xffffffffu;
-                    for (unsigned j = 0; j < m.u[k]->nranges; j++)
-                        if (uarch_range_holds(&m.u[k]->ranges[j], &c) && span(&m.u[k]->ranges[j]) < w)
-                            w = span(&m.u[k]->ranges[j]);
+                    uint32_t w = narrowest(m.u[k], &c);
                     if (k > 0 && w == last)
                         fail_msg("%s and %s claim %s family %x model %x equally", m.u[k - 1]->name,
                                  m.u[k]->name, cpu_vendor_name(c.vendor), c.family, model);
@@ -187,6 +213,7 @@ int main(void)
         cmocka_unit_test(dumps_find_their_microarchitecture),
         cmocka_unit_test(unknown_identities_get_no_expectation),
         cmocka_unit_test(tables_give_the_value_and_its_source),
+        cmocka_unit_test(a_generation_first_then_its_family),
         cmocka_unit_test(a_486_without_cpuid),
         cmocka_unit_test(an_uncertain_identity_attaches_no_table),
         cmocka_unit_test(every_range_matches_its_file_narrowest_first),
