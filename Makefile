@@ -31,7 +31,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/bare kernel/bare/console kernel/bare/traps kernel/bare/long \
                  kernel/bare/firmware kernel/bare/smp kernel/bare/time
-PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/smp kernel/pmu kernel/stats kernel/clock \
+PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/uarch kernel/smp kernel/pmu kernel/stats kernel/clock \
                  kernel/harness kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
@@ -186,6 +186,10 @@ $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/bare/firmware/smbios.c.
 # So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
 # MSRs come from the test's own rdmsr_safe/wrmsr_safe.
 $(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/bare/smp/lapic.c.o
+# The microarchitecture files register themselves (ck_uarchs) and nothing
+# calls them by name, so the archive would leave them out: linked explicitly.
+UARCH_HOST_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard kernel/uarch/*.c)))
+$(BUILD)/host/uarch/test_uarch $(BUILD)/host/load/test_module: $(UARCH_HOST_OBJS)
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail

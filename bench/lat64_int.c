@@ -2,7 +2,7 @@
  * BENCH64, run through platform->call64; the 64-bit hosted runner runs them
  * natively). One line each, as in bench/lat_int.c:
  *
- *     LAT64(name, kind, "instruction on %\\r", (latency expect), needs...);
+ *     LAT64(name, kind, "instruction on %\\r", needs...);
  *
  * gives
  *   lat64/<name>       the instruction on RAX, copy after copy: a dependent
@@ -18,14 +18,7 @@
  *   ANY   RBX = 1, for instructions that change the value (no register
  *         in the chains is a pointer, so any value will do)
  *
- * Expectations only where a source gives a value for the microarchitecture:
- * ADD r64 latency 1 and IMUL r64,r64 latency 3 on Golden Cove (InstLatX64
- * ADL BC, docs/references.md [IX1]: L 0.99, 2.98) and on every Zen (Agner
- * Fog, instruction tables, AMD Zen sections: ADD r,r 1, IMUL r64,r64 3; Zen 5:
- * InstLatX64 Ryzen 9 9950X [IX3]: L 1.00, 2.98). The other Zen 5 values in
- * [IX3] are not expectations: UARCH_ZEN covers Zen 1 to Zen 5, whose values
- * differ (PDEP/PEXT are microcoded on Zen 1 and 2).
- */
+ * Expected values: kernel/uarch/ (golden_cove.c, zen.c, zen4.c). */
 #include "bench.h"
 
 #define LAT64_TPUT_REGS "rax,r8,r9,r10"
@@ -46,28 +39,24 @@ static const char *lat64_one(struct bench_ctx *ctx)
 #define LAT64_PREP_ONE lat64_one
 #define LAT64_PREP_ANY lat64_one
 
-#define LAT64_UNPAREN_(...) __VA_ARGS__
-#define LAT64_UNPAREN(x) LAT64_UNPAREN_ x
-
-#define LAT64(name, kind, insn, lat_expect, ...)                                                   \
+#define LAT64(name, kind, insn, ...)                                                               \
     BENCH64("lat64/" #name, "dependent chain of `" insn "` on RAX (\\r = rax)",                     \
-            ".irp r,rax\n" insn "\n.endr", .prepare = LAT64_PREP_##kind, .insns = 1,               \
-            .expect = { LAT64_UNPAREN(lat_expect) }, __VA_ARGS__);                                 \
+            ".irp r,rax\n" insn "\n.endr", .prepare = LAT64_PREP_##kind, .insns = 1, __VA_ARGS__); \
     BENCH64("lat64/" #name "/tput", "`" insn "` on 4 independent registers (" LAT64_TPUT_REGS ")", \
             ".irp r," LAT64_TPUT_REGS "\n" insn "\n.endr", .prepare = LAT64_PREP_##kind,           \
             .insns = 4, __VA_ARGS__)
 
-/* name     kind  instruction                 latency */
-LAT64(add,    ZERO, "addq %rbx, %\\r",          (ZEN(1.00, 0.05), GOLDEN_COVE(1.00, 0.05)));
-LAT64(imul,   ONE,  "imulq %rbx, %\\r",         (ZEN(3.00), GOLDEN_COVE(3.00)));
-LAT64(bswap,  ANY,  "bswapq %\\r",              ());
-LAT64(popcnt, ANY,  "popcntq %\\r, %\\r",       (), .needs = { FEAT_POPCNT });
+/* name     kind  instruction */
+LAT64(add,    ZERO, "addq %rbx, %\\r");
+LAT64(imul,   ONE,  "imulq %rbx, %\\r");
+LAT64(bswap,  ANY,  "bswapq %\\r");
+LAT64(popcnt, ANY,  "popcntq %\\r, %\\r", .needs = { FEAT_POPCNT });
 /* LZCNT: CPUID 0x80000001.ECX bit 5 (AMD: ABM, Intel: LZCNT), AMD APM Vol. 3 LZCNT. */
-LAT64(lzcnt,  ANY,  "lzcntq %\\r, %\\r",        (), .needs = { FEAT_ABM });
-LAT64(tzcnt,  ANY,  "tzcntq %\\r, %\\r",        (), .needs = { FEAT_BMI1 });
+LAT64(lzcnt,  ANY,  "lzcntq %\\r, %\\r", .needs = { FEAT_ABM });
+LAT64(tzcnt,  ANY,  "tzcntq %\\r, %\\r", .needs = { FEAT_BMI1 });
 /* SHLX/SARX: the count in RBX = 0; the flags are not written (SDM Vol. 2B SARX/SHLX). */
-LAT64(shlx,   ZERO, "shlxq %rbx, %\\r, %\\r",   (), .needs = { FEAT_BMI2 });
-LAT64(sarx,   ZERO, "sarxq %rbx, %\\r, %\\r",   (), .needs = { FEAT_BMI2 });
+LAT64(shlx,   ZERO, "shlxq %rbx, %\\r, %\\r", .needs = { FEAT_BMI2 });
+LAT64(sarx,   ZERO, "sarxq %rbx, %\\r, %\\r", .needs = { FEAT_BMI2 });
 /* PDEP/PEXT with the mask RBX = 0xffffffff: the low 32 bits deposited or
  * extracted in place, so the value settles after the first. (Zen 1 and 2
  * run them in microcode, with a time that depends on the mask.) */
@@ -77,8 +66,8 @@ static const char *lat64_mask(struct bench_ctx *ctx)
     return NULL;
 }
 #define LAT64_PREP_MASK lat64_mask
-LAT64(pdep,   MASK, "pdepq %rbx, %\\r, %\\r",   (), .needs = { FEAT_BMI2 });
-LAT64(pext,   MASK, "pextq %rbx, %\\r, %\\r",   (), .needs = { FEAT_BMI2 });
+LAT64(pdep,   MASK, "pdepq %rbx, %\\r, %\\r", .needs = { FEAT_BMI2 });
+LAT64(pext,   MASK, "pextq %rbx, %\\r, %\\r", .needs = { FEAT_BMI2 });
 
 /* ADCX and ADOX carry through CF and OF alone (SDM Vol. 2A ADCX, ADOX):
  * each is one chain through its flag whatever register it writes, so the

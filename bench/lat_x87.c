@@ -1,7 +1,6 @@
 /* lat/x87/: latency and throughput of x87 arithmetic, one line each.
  *
- *     LATF(name, values, "instruction with \\r as the stack register it carries",
- *          (latency expectations), (throughput expectations per instruction));
+ *     LATF(name, values, "instruction with \\r as the stack register it carries");
  *
  * gives lat/x87/<name> (the instruction on ST(1), copy after copy: a
  * dependent chain) and lat/x87/<name>/tput (on ST(1)..ST(4) in turn: four
@@ -18,13 +17,7 @@
  * AT&T `fsubr %st, %st(i)` and `fdivr %st, %st(i)` are Intel's
  * FSUB ST(i),ST and FDIV ST(i),ST (ST(i) = ST(i) - ST(0), ST(i) / ST(0)).
  *
- * P5 values: InstLatX86 on a P54C, InstLatx64/InstLatx64
- * GenuineIntel/GenuineIntel0000526_P54C_InstLatX86.txt [IL] (docs/references.md):
- * FADD st(i),st L 3 T 1; FMUL st(i),st L 3 T 2; FDIV80 st(i),st L 41 T 41.
- * In the stream: a chain waits for the last result (L per body); the /tput
- * body's four chains each come back four instructions later, after 4
- * (FADD), 8 (FMUL) or 164 (FDIV) clocks, longer than L, so the issue rate T
- * sets the pace (tests/model checks each against scripts/p5model.py). */
+ * Expected values: kernel/uarch/p5.c. */
 #include "bench.h"
 
 #define LATF_CHAINS 4
@@ -32,26 +25,17 @@
 #define LATF_SETUP_ADD0 "fninit \n fldpi \n fldpi \n fldpi \n fldpi \n fldz"
 #define LATF_SETUP_MUL1 "fninit \n fldpi \n fldpi \n fldpi \n fldpi \n fld1"
 
-#define LATF_TPUT_(u, v, t, ...) { (u), CK_X100((v) * LATF_CHAINS), CK_X100((t) * LATF_CHAINS) }
-#define LATF_TPUT(u, ...) LATF_TPUT_(u, __VA_ARGS__, 0)
-#define TP5(...) LATF_TPUT(UARCH_P5, __VA_ARGS__)
-#define TGOLDEN_COVE(...) LATF_TPUT(UARCH_GOLDEN_COVE, __VA_ARGS__)
-
-#define LATF_UNPAREN_(...) __VA_ARGS__
-#define LATF_UNPAREN(x) LATF_UNPAREN_ x
-
-#define LATF(name, values, insn, lat_expect, tput_expect, ...)                                     \
+#define LATF(name, values, insn, ...)                                                          \
     BENCH_SETUP("lat/x87/" #name, "dependent chain of `" insn "` on ST(1) (" #values ")",         \
                 LATF_SETUP_##values, ".irp r,%st(1)\n" insn "\n.endr", .needs = { FEAT_FPU },     \
-                .expect = { LATF_UNPAREN(lat_expect) }, __VA_ARGS__);                              \
+                __VA_ARGS__);                                                                      \
     BENCH_SETUP("lat/x87/" #name "/tput",                                                          \
                 "`" insn "` on ST(1)..ST(4): 4 independent chains (" #values ")",                 \
                 LATF_SETUP_##values, ".irp r,%st(1),%st(2),%st(3),%st(4)\n" insn "\n.endr",       \
-                .needs = { FEAT_FPU }, .insns = LATF_CHAINS,                                       \
-                .expect = { LATF_UNPAREN(tput_expect) }, __VA_ARGS__)
+                .needs = { FEAT_FPU }, .insns = LATF_CHAINS, __VA_ARGS__)
 
-/*   name  values instruction          latency        throughput per instruction */
-LATF(fadd, ADD0, "fadd %st, \\r",      (P5(3.00)),    (TP5(1.00)));
-LATF(fsub, ADD0, "fsubr %st, \\r",     (),            ());
-LATF(fmul, MUL1, "fmul %st, \\r",      (P5(3.00)),    (TP5(2.00)));
-LATF(fdiv, MUL1, "fdivr %st, \\r",     (P5(41.00)),   (TP5(41.00)));
+/*   name  values instruction */
+LATF(fadd, ADD0, "fadd %st, \\r");
+LATF(fsub, ADD0, "fsubr %st, \\r");
+LATF(fmul, MUL1, "fmul %st, \\r");
+LATF(fdiv, MUL1, "fdivr %st, \\r");

@@ -46,7 +46,6 @@ only between operands with the same base and index registers, whose value
 is taken as 4-byte aligned (ESI/EDI: the 4 KiB aligned scratch page).
 """
 import argparse
-import ast
 import os
 import re
 import subprocess
@@ -620,16 +619,6 @@ def _balanced(s, k):
     raise ValueError("unbalanced")
 
 
-def _arith(expr):
-    """Evaluate a number expression such as (2.00) * 4 (numbers and + - * / only)."""
-    tree = ast.parse(expr.strip(), mode="eval")
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant,
-                                 ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub)):
-            raise ValueError(f"not a number expression: {expr}")
-    return eval(compile(tree, "<expect>", "eval"))
-
-
 @dataclass
 class Decl:
     name: str
@@ -642,15 +631,15 @@ class Decl:
 
 def bench_declarations(root=ROOT, cc="gcc"):
     """Every BENCH record of bench/*.c, read through the C preprocessor with the
-    real bench.h, so macros such as LAT() expand exactly as the compiler sees them.
-    Only CK_X100 is redefined, to keep the expected values readable."""
+    real bench.h, so macros such as LAT() expand exactly as the compiler sees them;
+    d.p5 is its row in kernel/uarch/p5.c (None when it has none)."""
     decls = []
+    p5 = p5_table(root)
     for f in sorted(os.listdir(os.path.join(root, "bench"))):
         if not f.endswith(".c"):
             continue
         with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as w:
-            w.write('#include "bench.h"\n#undef CK_X100\n#define CK_X100(v) CKMODEL_X100(v)\n'
-                    f'#include "bench/{f}"\n')
+            w.write(f'#include "bench.h"\n#include "bench/{f}"\n')
         try:
             out = subprocess.run([cc, "-E", "-P", "-ffreestanding", "-m32", "-I", root,
                                   "-I", os.path.join(root, "kernel"),
@@ -671,14 +660,20 @@ def bench_declarations(root=ROOT, cc="gcc"):
             ins = re.search(r"\.insns = \(?(\d+)", init)
             d.insns = int(ins.group(1)) if ins else 0
             d.cold = bool(re.search(r"\.cold = (1|true)", init))
-            e = re.search(r"\{\s*\(UARCH_P5\),\s*CKMODEL_X100", init)
-            if e:
-                a = e.end()
-                a_end = _balanced(init, a)
-                b = init.index("CKMODEL_X100", a_end) + len("CKMODEL_X100")
-                d.p5 = (_arith(init[a:a_end]), _arith(init[b:_balanced(init, b)]))
+            d.p5 = p5.get(name)
             decls.append(d)
     return decls
+
+
+def p5_table(root=ROOT):
+    """The P5 expectations, kernel/uarch/p5.c's table: benchmark name ->
+    (cycles, tolerance), from its EXPECT("name", v, source) and
+    EXPECT_TOL("name", v, t, source) rows (tolerance 0: the default)."""
+    text = open(os.path.join(root, "kernel", "uarch", "p5.c"), encoding="utf-8").read()
+    rows = {}
+    for m in re.finditer(r'\bEXPECT(_TOL)?\(\s*"([^"]+)",\s*([0-9.]+),(?:\s*([0-9.]+),)?', text):
+        rows[m.group(2)] = (float(m.group(3)), float(m.group(4)) if m.group(1) else 0)
+    return rows
 
 
 def default_tolerance(value):

@@ -1,12 +1,11 @@
 /* The processor model table (cpu_models.c): vendor, family, model (and
- * where it matters stepping and processor type) to name, microarchitecture
- * and facts. */
+ * where it matters stepping and processor type) to name and facts. The
+ * microarchitecture is kernel/uarch/'s. */
 #ifndef CK_CPU_MODELS_H
 #define CK_CPU_MODELS_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "cpu.h"
-#include "uarch.h"
 
 /* What other rooms need to know about a model, beyond its features. */
 enum cpu_model_fact {
@@ -23,8 +22,7 @@ struct cpu_model {
     uint8_t family, first, last;          /* display family; display models first..last */
     uint8_t stepping_first, stepping_last;
     uint8_t type;                         /* CPUID processor type, or CPU_ANY_TYPE */
-    const char *name;                     /* NULL: no name of its own (uarch and facts only) */
-    enum uarch uarch;
+    const char *name;                     /* NULL: no name of its own (facts only) */
     uint8_t facts;                        /* enum cpu_model_fact */
 };
 

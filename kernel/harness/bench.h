@@ -1,8 +1,7 @@
 /* Declaring a benchmark. A file in bench/ holds records like
  *
  *     BENCH("p5/agi/stall", "address register written just before the load",
- *           "xorl $4, %esi \n movl (%esi), %eax",
- *           .expect = { P5(2.00) });
+ *           "xorl $4, %esi \n movl (%esi), %eax");
  *
  * and that is all: the record lands in the ck_benches section, the harness
  * finds it, checks what it needs, times it and reports it.
@@ -29,7 +28,6 @@
  *   .needs   = { FEAT_SSE2 }         CPUID features (cpu.h), all required
  *   .ring0   = true                  privileged: skipped by the hosted runner
  *   .vendor  = VENDOR_INTEL, .family = 5   only on that vendor / family
- *   .expect  = { P5(2.00, 0.10), ... }     per microarchitecture, in core cycles
  *   .events  = "v_pipe agi_stalls"   counter events worth showing (PMU tables)
  *   .prepare = fn                    const char *fn(struct bench_ctx *): NULL or a skip reason
  *   .cold    = true                  measure the first execution (no warm-up)
@@ -38,25 +36,27 @@
  *   .reference = true                the harness's reference body itself (calib/add_chain):
  *                                    its cycles need no reference timed alongside
  *   .unit    = BENCH_PER_BODY | per-instruction count: .insns = 2 divides the result
+ * What a benchmark is expected to cost is no part of its declaration: each
+ * microarchitecture's file in kernel/uarch/ has a table by benchmark name.
  */
 #ifndef CK_BENCH_H
 #define CK_BENCH_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "cpu/cpu.h"
-#include "cpu/uarch.h"
+#include "uarch/uarch.h"
 #include "timing_page.h"
 #include "bench_services.h"
 
 #define CK_MAX_COPIES 64
 #define BENCH_NEEDS_MAX 4
-#define BENCH_EXPECT_MAX 6
+#define BENCH_EXPECT_MAX 6 /* a loaded benchmark file's expectations */
 
-/* Expected value per iteration of one body, in core cycles, x100. */
+/* An expectation a loaded benchmark file brings for one microarchitecture
+ * (built-in benchmarks have theirs in kernel/uarch/). */
 struct bench_expect {
-    enum uarch uarch;
-    int32_t x100;        /* expected */
-    int32_t tol_x100;    /* accepted distance; 0 means the default (10 % or 0.10) */
+    const struct uarch *uarch;       /* NULL ends the list */
+    struct uarch_expect value;
 };
 
 /* Registers the body starts with, and the scratch data (see above). */
@@ -83,7 +83,6 @@ struct bench {
     bool ring0;
     enum cpu_vendor vendor;           /* VENDOR_UNKNOWN: any */
     unsigned family;                  /* 0: any */
-    struct bench_expect expect[BENCH_EXPECT_MAX];
     const char *events;
     const char *(*prepare)(struct bench_ctx *ctx);
     bool cold;
@@ -97,16 +96,8 @@ struct bench {
     uint8_t mode;                     /* 0 or 32: 32-bit code; 64: long-mode code, run through
                                          platform->call64 (BENCH64, or a loaded file's mode) */
     bool loaded;                      /* read at run time, not built in */
+    const struct bench_expect *file_expect; /* a loaded file's own: BENCH_EXPECT_MAX, NULL-ended */
 };
-
-#define CK_X100(v) ((int32_t)((v) * 100.0 + ((v) >= 0 ? 0.5 : -0.5)))
-#define EXPECT_AT(u, ...) CK_EXPECT_(u, __VA_ARGS__, 0)
-#define CK_EXPECT_(u, v, t, ...) { (u), CK_X100(v), CK_X100(t) }
-#define P5(...) EXPECT_AT(UARCH_P5, __VA_ARGS__)
-#define P6(...) EXPECT_AT(UARCH_P6, __VA_ARGS__)
-#define GOLDEN_COVE(...) EXPECT_AT(UARCH_GOLDEN_COVE, __VA_ARGS__)
-#define ZEN(...) EXPECT_AT(UARCH_ZEN, __VA_ARGS__)
-#define I486(...) EXPECT_AT(UARCH_486, __VA_ARGS__)
 
 #define BENCH_SECTION __attribute__((section("ck_benches"), used, aligned(sizeof(void *))))
 

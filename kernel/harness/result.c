@@ -2,7 +2,7 @@
  * nanoseconds, the per-body statistics and the verdict against the
  * expectation for this microarchitecture. */
 #include "cpu/cpu.h"
-#include "cpu/uarch.h"
+#include "uarch/uarch.h"
 #include "lib/kstring.h"
 #include "lib/option.h"
 #include "result.h"
@@ -11,18 +11,25 @@
 
 OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
 
-/* The expectation for this CPU, if the benchmark states one. */
-static const struct bench_expect *expectation(const struct bench *b)
+/* The expectation for this CPU: a loaded file's own, else the tables of
+ * kernel/uarch/, most specific microarchitecture first. */
+static const struct uarch_expect *expectation(const struct bench *b, const struct uarch **from)
 {
-    enum uarch here = uarch_of(cpu);
-    for (int i = 0; i < BENCH_EXPECT_MAX; i++)
-        if (b->expect[i].uarch != UARCH_NONE && b->expect[i].uarch == here)
-            return &b->expect[i];
+    struct uarch_match here;
+    uarch_match(cpu, &here);
+    if (!b->file_expect)
+        return uarch_expect_for(&here, b->name, from);
+    for (unsigned i = 0; i < here.n && !here.uncertain; i++)
+        for (const struct bench_expect *e = b->file_expect; e < b->file_expect + BENCH_EXPECT_MAX && e->uarch; e++)
+            if (e->uarch == here.u[i]) {
+                *from = e->uarch;
+                return &e->value;
+            }
     return NULL;
 }
 
 /* The stated tolerance, or 10 % with at least 0.10 cycles. */
-static int64_t expect_tolerance(const struct bench_expect *e)
+static int64_t expect_tolerance(const struct uarch_expect *e)
 {
     return e->tol_x100 ? e->tol_x100 : (e->x100 / 10 > 10 ? e->x100 / 10 : 10);
 }
@@ -113,7 +120,7 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
                                 timer.hz / 2) / timer.hz);
     r->time_unit = timer.mode == READ_PIT ? "pit/1000" : "tsc";
     scale_stats(&m->diff, r->iters, &r->per_body);
-    r->expect = expectation(b);
+    r->expect = expectation(b, &r->expect_uarch);
     if (r->expect)
         r->tolerance_x100 = expect_tolerance(r->expect);
     r->verdict = verdict(r);

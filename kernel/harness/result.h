@@ -47,7 +47,8 @@ struct result {
     const char *time_unit;        /* "tsc" or "pit/1000" */
     bool trusted;
     struct result_stats per_body;
-    const struct bench_expect *expect; /* for this microarchitecture; NULL: none stated */
+    const struct uarch_expect *expect; /* for this microarchitecture; NULL: none stated */
+    const struct uarch *expect_uarch;  /* the microarchitecture whose table gave it */
     int64_t tolerance_x100;
     const char *verdict;          /* "ok", "off", "no expectation", "untrusted timing", "no cycle unit" */
     /* mem/ benchmarks: the memory walked and how it is mapped. */

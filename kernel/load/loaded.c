@@ -12,6 +12,7 @@ struct slot {
     struct bench b;
     char name[MODULE_NAME_MAX + 1];
     char desc[MODULE_DESC_MAX + 1];
+    struct bench_expect expect[BENCH_EXPECT_MAX + 1]; /* the file's; a NULL uarch ends */
     uint8_t *code;
 };
 
@@ -69,7 +70,11 @@ static void fill(struct slot *s, const struct module_view *m, const struct loade
                            .loops = m->loops, .unroll = m->unroll, .samples = m->samples,
                            .mode = (uint8_t)m->mode, .loaded = true };
     kmemcpy(s->b.needs, m->needs, sizeof s->b.needs);
-    kmemcpy(s->b.expect, m->expect, sizeof s->b.expect);
+    kmemset(s->expect, 0, sizeof s->expect);
+    kmemcpy(s->expect, m->expect, sizeof m->expect);
+    for (unsigned i = 0; i < BENCH_EXPECT_MAX && s->expect[i].uarch; i++)
+        s->expect[i].value.bench = s->name;
+    s->b.file_expect = s->expect;
 }
 
 void loaded_add(const uint8_t *data, size_t len, const char *origin, struct module_verdict *v)

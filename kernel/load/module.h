@@ -12,7 +12,7 @@ struct module_view {
     char name[MODULE_NAME_MAX + 1];
     char desc[MODULE_DESC_MAX + 1];
     int needs[BENCH_NEEDS_MAX];              /* enum cpu_feature; FEAT_NONE ends */
-    struct bench_expect expect[BENCH_EXPECT_MAX]; /* UARCH_NONE ends */
+    struct bench_expect expect[BENCH_EXPECT_MAX]; /* a NULL uarch ends */
     const uint8_t *init, *body;
     uint32_t init_len, body_len;
     uint32_t unroll, loops, samples;         /* 0: the harness's default */

@@ -4,7 +4,7 @@
  * problem is the reason given. */
 #include "module.h"
 #include "cpu/cpu.h"
-#include "cpu/uarch.h"
+#include "uarch/uarch.h"
 #include "lib/crc32.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -59,21 +59,13 @@ static int feature_named(const char *name)
     return FEAT_NONE;
 }
 
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
-/* "P5", "p5", "golden cove", "Golden_Cove" all name UARCH_P5 / _GOLDEN_COVE. */
-static enum uarch uarch_named(const char *name)
+/* "486, P5, P6, ...": the names a file may use, from the registry. */
+static void uarch_names(char *buf, size_t size)
 {
-    for (unsigned u = UARCH_NONE + 1; u < UARCH_COUNT; u++) {
-        const char *n = uarch_name((enum uarch)u);
-        size_t i = 0;
-        while (n[i] && name[i] &&
-               (lower(n[i]) == lower(name[i]) || (n[i] == ' ' && name[i] == '_')))
-            i++;
-        if (!n[i] && !name[i])
-            return (enum uarch)u;
-    }
-    return UARCH_NONE;
+    size_t at = 0;
+    buf[0] = 0;
+    for (const struct uarch *u = uarch_begin(); u < uarch_end() && at < size; u++)
+        at += (size_t)ksnprintf(buf + at, size - at, "%s%s", at ? ", " : "", u->name);
 }
 
 struct header {
@@ -176,13 +168,15 @@ static const char *check_needs(struct reader *r, const struct header *hd, struct
         if (!key_text(p, key))
             return ksnprintf(why, size, "expectation %u has no NUL-padded key", (unsigned)i), why;
         int32_t x100 = (int32_t)le32(p + MODULE_KEY_LEN), tol = (int32_t)le32(p + MODULE_KEY_LEN + 4);
-        if ((m->expect[i].uarch = uarch_named(key)) == UARCH_NONE)
+        if (!(m->expect[i].uarch = uarch_named(key))) {
+            char names[120];
+            uarch_names(names, sizeof names);
             return ksnprintf(why, size, "expectation key '%s' is no microarchitecture this kernel "
-                             "knows (486, P5, P6, Golden Cove, Zen)", key), why;
+                             "knows (%s)", key, names), why;
+        }
         if (x100 < 0 || x100 > 100000000 || tol < 0 || tol > 100000000)
             return ksnprintf(why, size, "expectation '%s' out of range (0..1000000 cycles)", key), why;
-        m->expect[i].x100 = x100;
-        m->expect[i].tol_x100 = tol;
+        m->expect[i].value = (struct uarch_expect){ m->name, x100, tol, "the benchmark file" };
     }
     return NULL;
 }

@@ -89,7 +89,7 @@ static void line(const struct result *r)
     if (r->expect) {
         char ev[24];
         kfixed(ev, sizeof ev, r->expect->x100, 2);
-        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(r->expect->uarch), ev);
+        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(r->expect_uarch), ev);
     }
     if (!m->methods_agree) {
         char empty[24];
@@ -120,7 +120,7 @@ static void expectation(const struct result *r)
         return;
     }
     rec_obj_open("expect");
-    rec_str("uarch", uarch_name(r->expect->uarch));
+    rec_str("uarch", uarch_name(r->expect_uarch));
     rec_fixed("cycles", r->expect->x100, 2);
     rec_fixed("tolerance", r->tolerance_x100, 2);
     rec_obj_close();

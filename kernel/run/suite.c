@@ -23,7 +23,6 @@
 #include "suite.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
-#include "cpu/uarch.h"
 #include "load/loaded.h"
 
 OPTION_UINT(samples, "samples", 201, 1, MEASURE_SAMPLES_MAX, "samples per result");

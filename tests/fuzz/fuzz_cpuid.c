@@ -14,7 +14,7 @@
 #include <string.h>
 #include "capture.h"
 #include "cpu/cpu.h"
-#include "cpu/uarch.h"
+#include "uarch/uarch.h"
 #include "cpu_dumps/dump.h"
 #include "platform/platform.h"
 #include "pmu/pmu.h"

@@ -15,7 +15,7 @@
 struct screen_far {           /* one result off its expectation */
     char name[48];
     int64_t cycles_x100, expect_x100;
-    int uarch;                /* enum uarch of the expectation */
+    const struct uarch *uarch; /* whose table the expectation is from */
     uint32_t permille;        /* |cycles - expected| / expected */
 };
 

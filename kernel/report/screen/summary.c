@@ -3,7 +3,7 @@
  * and where the full log went. Counted as the writers pass results on, so
  * the page says exactly what the log's records say. */
 #include <stdarg.h>
-#include "cpu/uarch.h"
+#include "uarch/uarch.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "state.h"
@@ -29,7 +29,7 @@ static void consider_far(const struct result *r)
     if (!r->expect || !r->have_cycles)
         return;
     struct screen_far f = { .cycles_x100 = r->cycles_x100, .expect_x100 = r->expect->x100,
-                            .uarch = r->expect->uarch };
+                            .uarch = r->expect_uarch };
     f.permille = permille_off(r->cycles_x100, r->expect->x100);
     kstrlcpy(f.name, r->b->name, sizeof f.name);
     unsigned at = scr.nfar;
@@ -106,7 +106,7 @@ static void far_lines(void)
         screen_shorten(name, f->name, scr.col.name);
         kfixed(c, sizeof c, f->cycles_x100, 2);
         kfixed(e, sizeof e, f->expect_x100, 2);
-        ksnprintf(ex, sizeof ex, "%s %s", uarch_name((enum uarch)f->uarch), e);
+        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(f->uarch), e);
         add("  %-*s %9s vs %-16s %s%u.%u%%", (int)scr.col.name, name, c, ex,
             f->cycles_x100 < f->expect_x100 ? "-" : "+", f->permille / 10, f->permille % 10);
     }

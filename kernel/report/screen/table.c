@@ -1,7 +1,7 @@
 /* The screen's table: which columns fit the width, and one line per result,
  * skip, fault or warning, never wider than the screen. The serial log's
  * result line (write_result.c) is longer and stays as it is. */
-#include "cpu/uarch.h"
+#include "uarch/uarch.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "state.h"
@@ -81,7 +81,7 @@ void screen_result_cells(const struct result *r, char *buf, unsigned *at)
     if (c->expected) {
         char ev[24];
         kfixed(ev, sizeof ev, r->expect ? r->expect->x100 : 0, 2);
-        ksnprintf(v, sizeof v, "%s %s", r->expect ? uarch_name(r->expect->uarch) : "-", r->expect ? ev : "");
+        ksnprintf(v, sizeof v, "%s %s", r->expect ? uarch_name(r->expect_uarch) : "-", r->expect ? ev : "");
         cell(buf, at, W_EXPECTED, v, false);
     }
     if (c->verdict)

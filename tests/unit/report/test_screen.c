@@ -60,9 +60,13 @@ static void use_screen(unsigned w, unsigned h)
 struct fake {
     struct bench b;
     struct measurement m;
-    struct bench_expect e;
+    struct uarch_expect e;
     struct result r;
 };
+
+static const struct uarch_range no_ranges[1];
+static const struct uarch_expect no_rows[1];
+static const struct uarch p5 = { .name = "P5", .ranges = no_ranges, .table = no_rows };
 
 static struct result *fake(struct fake *f, const char *name, int64_t x100, int32_t expect_x100,
                            const char *verdict, bool stable)
@@ -72,10 +76,10 @@ static struct result *fake(struct fake *f, const char *name, int64_t x100, int32
     f->m.value_x100 = x100;
     f->m.stable = stable;
     f->m.methods_agree = true;
-    f->e = (struct bench_expect){ UARCH_P5, expect_x100, 0 };
+    f->e = (struct uarch_expect){ name, expect_x100, 0, "test" };
     f->r = (struct result){ .b = &f->b, .m = &f->m, .have_cycles = true, .cycles_x100 = x100,
                             .cycles_exact = true, .expect = expect_x100 ? &f->e : NULL,
-                            .verdict = verdict };
+                            .expect_uarch = expect_x100 ? &p5 : NULL, .verdict = verdict };
     return &f->r;
 }
 

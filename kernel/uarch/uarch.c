@@ -1,0 +1,110 @@
+/* The registry of microarchitectures (the ck_uarchs section) and the lookups
+ * from a CPU's identity and a benchmark's name to an expectation. */
+#include "lib/kstring.h"
+#include "uarch.h"
+
+/* Weak: a program without microarchitecture files has no such section. */
+extern const struct uarch __start_ck_uarchs[] __attribute__((weak));
+extern const struct uarch __stop_ck_uarchs[] __attribute__((weak));
+
+const struct uarch *uarch_begin(void) { return __start_ck_uarchs; }
+const struct uarch *uarch_end(void) { return __stop_ck_uarchs; }
+
+bool uarch_range_holds(const struct uarch_range *r, const struct cpu_info *c)
+{
+    if (r->no_cpuid)
+        return c->generation == CPU_GEN_486_NO_CPUID;
+    return c->generation == CPU_GEN_CPUID && r->vendor == c->vendor && r->family == c->family &&
+           c->model >= r->first && c->model <= r->last && c->stepping >= r->stepping_first &&
+           c->stepping <= r->stepping_last;
+}
+
+uint32_t uarch_range_span(const struct uarch_range *r)
+{
+    if (r->no_cpuid)
+        return 1;
+    uint32_t models = (uint32_t)(r->last - r->first + 1);
+    return models * (uint32_t)(r->stepping_last - r->stepping_first + 1);
+}
+
+/* The span of the narrowest of u's ranges that hold c; 0 when none holds c. */
+static uint32_t span_holding(const struct uarch *u, const struct cpu_info *c)
+{
+    uint32_t best = 0;
+    for (unsigned i = 0; i < u->nranges; i++) {
+        uint32_t span = uarch_range_holds(&u->ranges[i], c) ? uarch_range_span(&u->ranges[i]) : 0;
+        if (span && (!best || span < best))
+            best = span;
+    }
+    return best;
+}
+
+void uarch_match(const struct cpu_info *c, struct uarch_match *m)
+{
+    uint32_t spans[UARCH_MATCH_MAX];
+    kmemset(m, 0, sizeof *m);
+    for (const struct uarch *u = uarch_begin(); u < uarch_end(); u++) {
+        uint32_t span = span_holding(u, c);
+        if (!span || m->n == UARCH_MATCH_MAX)
+            continue;
+        /* Insert by span, narrowest first; an equal span keeps registry order. */
+        unsigned at = m->n;
+        while (at > 0 && spans[at - 1] > span) {
+            spans[at] = spans[at - 1];
+            m->u[at] = m->u[at - 1];
+            at--;
+        }
+        spans[at] = span;
+        m->u[at] = u;
+        m->n++;
+    }
+}
+
+const struct uarch *uarch_of(const struct cpu_info *c)
+{
+    struct uarch_match m;
+    uarch_match(c, &m);
+    return m.n ? m.u[0] : NULL;
+}
+
+const char *uarch_name(const struct uarch *u) { return u ? u->name : "none"; }
+
+const struct uarch_expect *uarch_table_row(const struct uarch *u, const char *bench)
+{
+    for (unsigned i = 0; i < u->ntable; i++)
+        if (kstrcmp(u->table[i].bench, bench) == 0)
+            return &u->table[i];
+    return NULL;
+}
+
+const struct uarch_expect *uarch_expect_for(const struct uarch_match *m, const char *bench,
+                                            const struct uarch **from)
+{
+    if (m->uncertain)
+        return NULL;
+    for (unsigned i = 0; i < m->n; i++) {
+        const struct uarch_expect *e = uarch_table_row(m->u[i], bench);
+        if (e) {
+            if (from)
+                *from = m->u[i];
+            return e;
+        }
+    }
+    return NULL;
+}
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+const struct uarch *uarch_named(const char *name)
+{
+    for (const struct uarch *u = uarch_begin(); u < uarch_end(); u++) {
+        const char *n = u->name;
+        size_t i = 0;
+        while (n[i] && name[i] &&
+               (lower(n[i]) == lower(name[i]) || (n[i] == ' ' && name[i] == '_')))
+            i++;
+        if (!n[i] && !name[i])
+            return u;
+    }
+    return NULL;
+}

@@ -1,0 +1,48 @@
+"""Every row of a microarchitecture's table (kernel/uarch/*.c) names a
+benchmark that exists, once per table.
+
+A row for a name no benchmark has would never be read: a renamed benchmark
+would silently lose its expectation. The benchmark names come from the
+declarations themselves (bench/*.c through the C preprocessor,
+scripts/p5model.py), the rows from the EXPECT / EXPECT_TOL lines of each file.
+"""
+import os
+import re
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import p5model as m  # noqa: E402
+
+UARCH_DIR = os.path.join(ROOT, "kernel", "uarch")
+FILES = sorted(f for f in os.listdir(UARCH_DIR) if f.endswith(".c") and f != "uarch.c")
+ROW = re.compile(r'\bEXPECT(?:_TOL)?\(\s*"([^"]+)"')
+NAMES = {d.name for d in m.bench_declarations(ROOT)}
+
+
+def rows(f):
+    return ROW.findall(open(os.path.join(UARCH_DIR, f), encoding="utf-8").read())
+
+
+def test_the_files_and_the_benchmarks_are_found():
+    assert {"p5.c", "golden_cove.c", "zen.c"} <= set(FILES), FILES
+    assert {"calib/add_chain", "p5/pairing/pair", "lat64/imul", "sys/rdtsc"} <= NAMES
+    assert len(rows("p5.c")) >= 80
+
+
+@pytest.mark.parametrize("f", FILES)
+def test_every_row_names_a_benchmark_once(f):
+    names = rows(f)
+    assert names, f"{f}: no EXPECT rows"
+    unknown = sorted(set(names) - NAMES)
+    assert not unknown, f"{f}: no benchmark is called {unknown}"
+    twice = sorted({n for n in names if names.count(n) > 1})
+    assert not twice, f"{f}: more than one row for {twice}"
+
+
+@pytest.mark.parametrize("f", FILES)
+def test_every_file_registers_itself(f):
+    text = open(os.path.join(UARCH_DIR, f), encoding="utf-8").read()
+    assert re.search(r"^UARCH\(\w+, \.name = \"[^\"]+\"", text, re.M), f"{f}: no UARCH(...) registration"
