@@ -105,7 +105,7 @@ struct pmu_proof_slot {
     struct pmu_eventsel sel;
 };
 enum { PMU_PROOF_INSN, PMU_PROOF_CYCLES, PMU_PROOF_BRANCH, PMU_PROOF_FIXED_INSN,
-       PMU_PROOF_FIXED_CYCLES, PMU_PROOF_SLOTS };
+       PMU_PROOF_FIXED_CYCLES, PMU_PROOF_FIXED_REF, PMU_PROOF_SLOTS };
 
 struct pmu_driver {
     const char *name;          /* "p5", "p5-mmx", "p6", "intel-arch-v4", "amd-k7", "amd-core" ... */
@@ -126,6 +126,7 @@ struct pmu_driver {
     bool core_ext;             /* AMD: the six counters at 0xC0010200 */
     uint32_t unavailable;      /* arch: events not available (CPUID.0AH:EBX, and bits beyond its length) */
     uint32_t fixed_mask;       /* arch: fixed counters that exist */
+    uint32_t fixed_proven;     /* fixed counters pmu_prove() saw counting: only these take events */
     struct pmu_proof_slot proof[PMU_PROOF_SLOTS];
 
     /* State. */
