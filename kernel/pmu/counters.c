@@ -59,13 +59,26 @@ void counters_prove(const struct cpu_info *c, const struct msr_ops *msr)
     counters.active = pmu_prove(&counters.drv, &w, &counters.verdict);
 }
 
-void counters_take(void)
+/* Core cycles from the fixed counter when it was proved (the general
+ * counters stay free for events), else from the proved general one. */
+static void take_cycles(void)
 {
-    const struct pmu_proof_slot *cyc = &counters.drv.proof[PMU_PROOF_CYCLES];
-    if (counters.active && cyc->used) {
+    const struct pmu_driver *d = &counters.drv;
+    const struct pmu_proof_slot *cyc = &d->proof[PMU_PROOF_CYCLES];
+    if (!counters.active)
+        return;
+    if (d->fixed_events && ((d->fixed_proven >> 1) & 1)) {
+        counters.cycles = true;
+        counters.cycles_sel = pmu_eventsel_of(&d->fixed_events[1]);
+    } else if (cyc->used) {
         counters.cycles = true;
         counters.cycles_sel = cyc->sel;
     }
+}
+
+void counters_take(void)
+{
+    take_cycles();
     parse_events();
     /* From here on the harness owns the counters: saved now, restored at the end. */
     if (counters.active && pmu_save(&counters.drv) != 0) {
@@ -80,24 +93,52 @@ void counters_take(void)
 static uint64_t counts[PMU_MAX_GP][3][COUNT_SAMPLES_MAX], diff_buf[COUNT_SAMPLES_MAX],
     scratch_buf[COUNT_SAMPLES_MAX];
 
-/* Place as many of the pending events as there are counters that may count them. */
+/* A counter for sel that this pass has not taken, or -1: a proved fixed
+ * counter (fixed) or a general one. */
+static int free_counter(const struct pmu_driver *d, const struct pmu_eventsel *sel, uint64_t busy, bool fixed)
+{
+    unsigned n = fixed ? d->fixed_counters : d->gp_counters;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned ctr = fixed ? PMU_FIXED(i) : i;
+        bool usable = fixed ? (d->fixed_proven >> i) & 1 : true;
+        if (usable && !((busy >> ctr) & 1) && pmu_event_allowed(d, ctr, sel))
+            return (int)ctr;
+    }
+    return -1;
+}
+
+/* Whether sel names a fixed counter's own event (INST_RETIRED.ANY, not
+ * INST_RETIRED.ANY_P): that one goes to its fixed counter first. */
+static bool names_fixed_event(const struct pmu_driver *d, const struct pmu_eventsel *sel)
+{
+    for (unsigned i = 0; sel->name && d->fixed_events && i < d->fixed_counters; i++)
+        if (kstrcmp(sel->name, d->fixed_events[i].name) == 0)
+            return true;
+    return false;
+}
+
+/* Place as many of the pending events as there are counters that may count
+ * them: a fixed counter's own event on it, the others on general counters
+ * (on a fixed counter that can count them when none is left). At most
+ * PMU_MAX_GP per pass (the measuring loop's arrays). */
 static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
                           const bool *done, unsigned *event_of, unsigned *counter_of)
 {
     unsigned placed = 0;
-    uint32_t busy = 0;
+    uint64_t busy = 0;
     for (unsigned i = 0; i < n && placed < PMU_MAX_GP; i++) {
         if (done[i])
             continue;
-        for (unsigned ctr = 0; ctr < d->gp_counters; ctr++) {
-            if ((busy >> ctr) & 1 || !pmu_event_allowed(d, ctr, &sel[i]))
-                continue;
-            busy |= 1u << ctr;
-            event_of[placed] = i;
-            counter_of[placed] = ctr;
-            placed++;
-            break;
-        }
+        bool fixed_first = names_fixed_event(d, &sel[i]);
+        int ctr = free_counter(d, &sel[i], busy, fixed_first);
+        if (ctr < 0)
+            ctr = free_counter(d, &sel[i], busy, !fixed_first);
+        if (ctr < 0)
+            continue;
+        busy |= 1ull << ctr;
+        event_of[placed] = i;
+        counter_of[placed] = (unsigned)ctr;
+        placed++;
     }
     return placed;
 }
