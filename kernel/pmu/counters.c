@@ -89,18 +89,30 @@ void counters_take(void)
     }
 }
 
+uint32_t counters_hold_spare(const char **why)
+{
+    struct pmu_driver *d = &counters.drv;
+    if (d->gp_counters < 2) {
+        *why = "no general counter to spare: this run counts its events on the only one";
+        return 0;
+    }
+    unsigned c = d->gp_counters - 1;
+    d->reserved = 1u << c;
+    return pmu_counter_msr(d, c);
+}
+
 #define COUNT_SAMPLES_MAX 64
 static uint64_t counts[PMU_MAX_GP][3][COUNT_SAMPLES_MAX], diff_buf[COUNT_SAMPLES_MAX],
     scratch_buf[COUNT_SAMPLES_MAX];
 
 /* A counter for sel that this pass has not taken, or -1: a proved fixed
- * counter (fixed) or a general one. */
+ * counter (fixed) or a general one that no benchmark holds. */
 static int free_counter(const struct pmu_driver *d, const struct pmu_eventsel *sel, uint64_t busy, bool fixed)
 {
     unsigned n = fixed ? d->fixed_counters : d->gp_counters;
     for (unsigned i = 0; i < n; i++) {
         unsigned ctr = fixed ? PMU_FIXED(i) : i;
-        bool usable = fixed ? (d->fixed_proven >> i) & 1 : true;
+        bool usable = fixed ? (d->fixed_proven >> i) & 1 : !((d->reserved >> i) & 1);
         if (usable && !((busy >> ctr) & 1) && pmu_event_allowed(d, ctr, sel))
             return (int)ctr;
     }
@@ -120,7 +132,8 @@ static bool names_fixed_event(const struct pmu_driver *d, const struct pmu_event
 /* Place as many of the pending events as there are counters that may count
  * them: a fixed counter's own event on it, the others on general counters
  * (on a fixed counter that can count them when none is left). At most
- * PMU_MAX_GP per pass (the measuring loop's arrays). */
+ * PMU_MAX_GP per pass (the measuring loop's arrays). When nothing is left
+ * to place, the benchmark's hold on a counter ends with its run. */
 static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
                           const bool *done, unsigned *event_of, unsigned *counter_of)
 {
@@ -140,6 +153,8 @@ static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, 
         counter_of[placed] = (unsigned)ctr;
         placed++;
     }
+    if (!placed)
+        d->reserved = 0;
     return placed;
 }
 

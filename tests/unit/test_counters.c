@@ -207,6 +207,46 @@ static void unproved_fixed_counters_take_nothing(void **state)
     assert_int_equal(v[2], BODY_CYCLES * 100);
 }
 
+/* sys/wrmsr/counter's counter: the last general one, kept from every event
+ * until the events of the next measurement are placed; with one general
+ * counter there is none to spare. */
+static void a_held_counter_takes_no_event(void **state)
+{
+    (void)state;
+    struct msr_sim s;
+    struct cpu_info c = cpu_of(6, 0x55, 2, 2);
+    const char *why = NULL;
+    memset(&counters, 0, sizeof counters);
+    sim_init_arch(&s, 2, 2, 48, 3, 48);
+    pmu_bind(&counters.drv, PMU_ARCH, &c, sim_ops(&s));
+    prove_on(&counters.drv, &s);
+    assert_int_equal(counters_hold_spare(&why), 0xC2); /* IA32_PMC1 */
+    assert_int_equal(counters.drv.reserved, 0x2);
+    const char *names[] = { "INST_RETIRED.ANY_P", "BR_INST_RETIRED.ALL_BRANCHES" };
+    struct pmu_eventsel sel[2];
+    parse_all(&counters.drv, names, 2, sel);
+    int64_t v[2];
+    int err[2];
+    uint64_t pmc1_before, pmc1_after, sel1;
+    sim_get(&s, 0xC2, &pmc1_before);
+    assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 2);
+    sim_get(&s, 0xC2, &pmc1_after);
+    sim_get(&s, 0x187, &sel1);
+    assert_int_equal(pmc1_after, pmc1_before); /* never enabled: the benchmark's alone */
+    assert_int_equal(sel1, 0);
+    assert_int_equal(v[0], BODY_INSNS * 100);
+    assert_int_equal(v[1], 100);
+    assert_int_equal(counters.drv.reserved, 0); /* the hold ended with the measurement */
+    assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+
+    struct cpu_info one = cpu_of(6, 0x55, 2, 1);
+    sim_init_arch(&s, 2, 1, 48, 3, 48);
+    pmu_bind(&counters.drv, PMU_ARCH, &one, sim_ops(&s));
+    assert_int_equal(counters_hold_spare(&why), 0);
+    assert_non_null(strstr(why, "no general counter to spare"));
+    assert_int_equal(counters.drv.reserved, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +256,7 @@ int main(void)
         cmocka_unit_test(faulting_counters_give_an_error_per_event),
         cmocka_unit_test(fixed_counters_take_their_events),
         cmocka_unit_test(unproved_fixed_counters_take_nothing),
+        cmocka_unit_test(a_held_counter_takes_no_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
