@@ -140,8 +140,14 @@ static void prove_loop(void *arg, unsigned times)
     sim_run(arg, 20 + times * 1000, 20 + times * 1000, 2 + times * 100);
 }
 
-static void prove_on(struct pmu_driver *d, struct msr_sim *s)
+/* Arch-perfmon v2 with `gp` general and three fixed counters (which never
+ * count when frozen), proved and saved as the harness leaves it. */
+static void proved_arch(struct pmu_driver *d, struct msr_sim *s, struct cpu_info *c, unsigned gp, bool frozen)
 {
+    *c = cpu_of(6, 0x55, 2, gp);
+    sim_init_arch(s, 2, gp, 48, 3, 48);
+    s->fixed_frozen = frozen;
+    pmu_bind(d, PMU_ARCH, c, sim_ops(s));
     struct pmu_workload w = { prove_loop, s, 1000, 100 };
     struct pmu_verdict v;
     assert_true(pmu_prove(d, &w, &v));
@@ -155,10 +161,8 @@ static void fixed_counters_take_their_events(void **state)
     (void)state;
     struct msr_sim s;
     struct pmu_driver d;
-    struct cpu_info c = cpu_of(6, 0x55, 2, 2);
-    sim_init_arch(&s, 2, 2, 48, 3, 48);
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
-    prove_on(&d, &s);
+    struct cpu_info c;
+    proved_arch(&d, &s, &c, 2, false);
     assert_int_equal(d.fixed_proven, 0x7);
     const char *names[] = { "INST_RETIRED.ANY", "CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.REF_TSC",
                             "INST_RETIRED.ANY_P", "BR_INST_RETIRED.ALL_BRANCHES" };
@@ -188,11 +192,8 @@ static void unproved_fixed_counters_take_nothing(void **state)
     (void)state;
     struct msr_sim s;
     struct pmu_driver d;
-    struct cpu_info c = cpu_of(6, 0x55, 2, 2);
-    sim_init_arch(&s, 2, 2, 48, 3, 48);
-    s.fixed_frozen = true;
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
-    prove_on(&d, &s);
+    struct cpu_info c;
+    proved_arch(&d, &s, &c, 2, true);
     assert_int_equal(d.fixed_proven, 0);
     const char *names[] = { "INST_RETIRED.ANY", "CPU_CLK_UNHALTED.REF_TSC", "CPU_CLK_UNHALTED.THREAD" };
     struct pmu_eventsel sel[3];
@@ -214,12 +215,10 @@ static void a_held_counter_takes_no_event(void **state)
 {
     (void)state;
     struct msr_sim s;
-    struct cpu_info c = cpu_of(6, 0x55, 2, 2);
+    struct cpu_info c;
     const char *why = NULL;
     memset(&counters, 0, sizeof counters);
-    sim_init_arch(&s, 2, 2, 48, 3, 48);
-    pmu_bind(&counters.drv, PMU_ARCH, &c, sim_ops(&s));
-    prove_on(&counters.drv, &s);
+    proved_arch(&counters.drv, &s, &c, 2, false);
     assert_int_equal(counters_hold_spare(&why), 0xC2); /* IA32_PMC1 */
     assert_int_equal(counters.drv.reserved, 0x2);
     const char *names[] = { "INST_RETIRED.ANY_P", "BR_INST_RETIRED.ALL_BRANCHES" };
@@ -239,9 +238,7 @@ static void a_held_counter_takes_no_event(void **state)
     assert_int_equal(counters.drv.reserved, 0); /* the hold ended with the measurement */
     assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 1);
 
-    struct cpu_info one = cpu_of(6, 0x55, 2, 1);
-    sim_init_arch(&s, 2, 1, 48, 3, 48);
-    pmu_bind(&counters.drv, PMU_ARCH, &one, sim_ops(&s));
+    proved_arch(&counters.drv, &s, &c, 1, false);
     assert_int_equal(counters_hold_spare(&why), 0);
     assert_non_null(strstr(why, "no general counter to spare"));
     assert_int_equal(counters.drv.reserved, 0);
