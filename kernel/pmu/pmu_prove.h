@@ -30,8 +30,8 @@ enum pmu_reason {
     PMU_REASON_SAVE_FAULT,     /* reading a PMU MSR faulted (#GP: the MSR does not exist here) */
     PMU_REASON_PROGRAM_FAULT,  /* writing a control MSR failed */
     PMU_REASON_READ_FAULT,     /* reading a counter failed */
-    PMU_REASON_READS_ZERO,     /* every counter reads 0 before and after (QEMU TCG) */
-    PMU_REASON_NO_MOVE,        /* a counter did not move */
+    PMU_REASON_READS_ZERO,     /* every counter reads 0 before and after the last run (QEMU TCG) */
+    PMU_REASON_NO_MOVE,        /* a counter did not move at all, at either length */
     PMU_REASON_OUT_OF_WINDOW,  /* a counter moved by an implausible amount */
 };
 
