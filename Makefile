@@ -3,6 +3,7 @@
 #   make run      boot it under QEMU (TCG), serial log on stdout, exit with the kernel's status
 #   make run-kvm  the same under KVM;  make run-uefi  through OVMF
 #   make check    host unit tests, the Pentium instruction check, the P5 model, boot tests
+#   make check-pmu  the counters on the counting QEMU bed (docs/counters.md)
 #   make hosted   the same harness and benchmarks as a Linux user-space program
 #   make netboot  a GRUB network-boot directory (build/netboot);  make floppy  a 1.44 MB floppy image
 # Missing Debian packages are installed by scripts/deps (or it prints the apt-get line).
@@ -56,7 +57,7 @@ PYTHON  ?= /usr/bin/python3
 RUN     := $(PYTHON) scripts/run-qemu
 PYTEST  := $(PYTHON) -m pytest
 
-.PHONY: all iso kernel run run-kvm run-uefi check unit-tests boot-tests isa-check layout-check model-tests tools-tests hosted clean deps
+.PHONY: all iso kernel run run-kvm run-uefi check check-pmu unit-tests boot-tests isa-check layout-check model-tests tools-tests hosted clean deps
 # Keep the objects of chained rules (unit-test objects) between builds.
 .SECONDARY:
 
@@ -234,6 +235,16 @@ check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot
 .PHONY: docs
 docs: $(ISO) hosted
 	$(PYTHON) scripts/gen-docs
+
+# Counters that count (docs/counters.md): the PMU boot tests on the counting
+# QEMU that ../shared/tools/qemu-pmu builds (as root, about 10 minutes, once)
+# into /var/cache/qemu-pmu, or the binary CK_QEMU_PMU names. Not part of
+# `check` (there they skip, saying why): the bed is not on every machine.
+CK_QEMU_PMU ?= $(wildcard /var/cache/qemu-pmu/qemu-system-x86_64-pmu)
+check-pmu: $(ISO)
+	@test -n "$(CK_QEMU_PMU)" || { echo "check-pmu: no counting QEMU: run ../shared/tools/qemu-pmu as root" \
+	    "(about 10 minutes), or set CK_QEMU_PMU to its binary" >&2; exit 2; }
+	CK_QEMU_PMU=$(CK_QEMU_PMU) $(PYTEST) -q -rs --durations=5 tests/boot/test_pmu_counting.py
 
 # --- the hosted runner (kernel/hosted/) ---
 # The same portable harness and bench/ files as a Linux user-space program in

@@ -16,7 +16,9 @@
  *
  * Counter MSRs, only where the PMU layer knows one for the family
  * (pmu_counter0_msr): P5 CTR0 0x12; P6 and Intel architectural perfmon
- * IA32_PMC0 0xC1; AMD K7 and later PerfCtr0 0xC0010004. */
+ * IA32_PMC0 0xC1; AMD K7 and later PerfCtr0 0xC0010004. While the counters
+ * count events, sys/wrmsr/counter writes the last general counter instead,
+ * which the PMU layer keeps from them. */
 #include "bench.h"
 
 #define MSR_TSC 0x10u
@@ -53,11 +55,13 @@ static const char *prep_read_counter(struct bench_ctx *ctx)
 
 /* WRMSR writes the counter with the value it held when proved: read it,
  * write the same value back (the proof), and give the body ECX = msr and
- * EDX:EAX = that value. The counter's count is disturbed, nothing else. */
+ * EDX:EAX = that value. The counter's count is disturbed, nothing else, so
+ * it is one that no event of this run counts on (bench_spare_counter_msr):
+ * writing a counter an event uses would make that event count nothing. */
 static const char *prep_write_counter(struct bench_ctx *ctx)
 {
     const char *reason = NULL;
-    uint32_t msr = bench_counter0_msr(&reason);
+    uint32_t msr = bench_spare_counter_msr(&reason);
     uint64_t v;
     if (!msr)
         return reason;
@@ -100,7 +104,7 @@ BENCH("sys/rdmsr/counter", "RDMSR of performance counter 0 (P5 0x12, Intel 0xC1,
       "rdmsr",
       .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_read_counter);
 
-BENCH("sys/wrmsr/counter", "WRMSR of performance counter 0 with its own value (P5 0x12, Intel 0xC1, AMD 0xC0010004)",
+BENCH("sys/wrmsr/counter", "WRMSR of a performance counter with its own value (counter 0, or one that no event of the run uses)",
       "wrmsr",
       .ring0 = true, .needs = { FEAT_MSR }, .prepare = prep_write_counter);
 

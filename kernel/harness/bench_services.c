@@ -6,6 +6,7 @@
 #include "platform/fault.h"
 #include "platform/guard.h"
 #include "platform/msr.h"
+#include "pmu/counters.h"
 #include "pmu/pmu.h"
 
 static char why[160];
@@ -52,6 +53,17 @@ uint32_t bench_counter0_msr(const char **reason)
     if (!msr)
         *reason = bench_why("no performance-counter MSR known for this CPU (%s family %u)",
                             cpu_vendor_name(cpu->vendor), cpu->family);
+    return msr;
+}
+
+uint32_t bench_spare_counter_msr(const char **reason)
+{
+    if (!counters.active)
+        return bench_counter0_msr(reason);
+    const char *none = NULL;
+    uint32_t msr = counters_hold_spare(&none);
+    if (!msr)
+        *reason = none ? none : bench_why("no MSR known for the %s driver's last counter", counters.drv.name);
     return msr;
 }
 

@@ -21,6 +21,10 @@ const char *bench_prove_run(void (*fn)(void *), const char *what);
  * (P5 CTR0 0x12, Intel IA32_PMC0 0xC1, AMD PerfCtr0 0xC0010004), or 0 with
  * *reason set. */
 uint32_t bench_counter0_msr(const char **reason);
+/* A performance counter's MSR that no event of this benchmark's run counts
+ * on: counter 0 while no event is counted, else the one the PMU layer
+ * holds for it (counters_hold_spare); 0 with *reason when there is none. */
+uint32_t bench_spare_counter_msr(const char **reason);
 /* RDPMC exists on this CPU (Pentium MMX, Pentium Pro, K7 and later), or
  * a reason why not. */
 const char *bench_rdpmc_expected(void);

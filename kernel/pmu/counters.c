@@ -9,17 +9,20 @@ OPTION_STR(events, "events", 256, "",
 
 struct counters counters;
 
-/* The proof's workload: 1 + 2*250 instructions, 250 taken-or-not branches. */
-#define PROOF_ITERATIONS 250
-static void proof_loop(void *arg)
+/* The proof's workload: a loop of `times` x 1000 DEC/JNZ pairs. Only the
+ * count differs between once and twice over (the multiply and the call
+ * are the same), so each further time retires exactly 2000 instructions
+ * and 1000 branches. */
+#define PROOF_ITERATIONS 1000u
+static void proof_loop(void *arg, unsigned times)
 {
     (void)arg;
-    __asm__ volatile("movl %0, %%ecx\n"
-                     "1: decl %%ecx\n"
+    uint32_t n = times * PROOF_ITERATIONS;
+    __asm__ volatile("1: decl %0\n"
                      "jnz 1b\n"
+                     : "+r"(n)
                      :
-                     : "i"(PROOF_ITERATIONS)
-                     : "ecx", "cc");
+                     : "cc");
 }
 
 static void parse_events(void)
@@ -52,17 +55,30 @@ void counters_prove(const struct cpu_info *c, const struct msr_ops *msr)
     kmemset(&counters, 0, sizeof counters);
     enum pmu_kind kind = pmu_select(c, &counters.why);
     pmu_bind(&counters.drv, kind, c, msr);
-    struct pmu_workload w = { proof_loop, NULL, 1 + 2 * PROOF_ITERATIONS, PROOF_ITERATIONS };
+    struct pmu_workload w = { proof_loop, NULL, 2 * PROOF_ITERATIONS, PROOF_ITERATIONS };
     counters.active = pmu_prove(&counters.drv, &w, &counters.verdict);
+}
+
+/* Core cycles from the fixed counter when it was proved (the general
+ * counters stay free for events), else from the proved general one. */
+static void take_cycles(void)
+{
+    const struct pmu_driver *d = &counters.drv;
+    const struct pmu_proof_slot *cyc = &d->proof[PMU_PROOF_CYCLES];
+    if (!counters.active)
+        return;
+    if (d->fixed_events && ((d->fixed_proven >> 1) & 1)) {
+        counters.cycles = true;
+        counters.cycles_sel = pmu_eventsel_of(&d->fixed_events[1]);
+    } else if (cyc->used) {
+        counters.cycles = true;
+        counters.cycles_sel = cyc->sel;
+    }
 }
 
 void counters_take(void)
 {
-    const struct pmu_proof_slot *cyc = &counters.drv.proof[PMU_PROOF_CYCLES];
-    if (counters.active && cyc->used) {
-        counters.cycles = true;
-        counters.cycles_sel = cyc->sel;
-    }
+    take_cycles();
     parse_events();
     /* From here on the harness owns the counters: saved now, restored at the end. */
     if (counters.active && pmu_save(&counters.drv) != 0) {
@@ -73,29 +89,72 @@ void counters_take(void)
     }
 }
 
+uint32_t counters_hold_spare(const char **why)
+{
+    struct pmu_driver *d = &counters.drv;
+    if (d->gp_counters < 2) {
+        *why = "no general counter to spare: this run counts its events on the only one";
+        return 0;
+    }
+    unsigned c = d->gp_counters - 1;
+    d->reserved = 1u << c;
+    return pmu_counter_msr(d, c);
+}
+
 #define COUNT_SAMPLES_MAX 64
 static uint64_t counts[PMU_MAX_GP][3][COUNT_SAMPLES_MAX], diff_buf[COUNT_SAMPLES_MAX],
     scratch_buf[COUNT_SAMPLES_MAX];
 
-/* Place as many of the pending events as there are counters that may count them. */
+/* A counter for sel that this pass has not taken, or -1: a proved fixed
+ * counter (fixed) or a general one that no benchmark holds. */
+static int free_counter(const struct pmu_driver *d, const struct pmu_eventsel *sel, uint64_t busy, bool fixed)
+{
+    unsigned n = fixed ? d->fixed_counters : d->gp_counters;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned ctr = fixed ? PMU_FIXED(i) : i;
+        bool usable = fixed ? (d->fixed_proven >> i) & 1 : !((d->reserved >> i) & 1);
+        if (usable && !((busy >> ctr) & 1) && pmu_event_allowed(d, ctr, sel))
+            return (int)ctr;
+    }
+    return -1;
+}
+
+/* Whether sel names a fixed counter's own event (INST_RETIRED.ANY, not
+ * INST_RETIRED.ANY_P): that one goes to its fixed counter first. */
+static bool names_fixed_event(const struct pmu_driver *d, const struct pmu_eventsel *sel)
+{
+    for (unsigned i = 0; sel->name && d->fixed_events && i < d->fixed_counters; i++)
+        if (kstrcmp(sel->name, d->fixed_events[i].name) == 0)
+            return true;
+    return false;
+}
+
+/* Place as many of the pending events as there are counters that may count
+ * them: a fixed counter's own event on it, the others on general counters
+ * (on a fixed counter that can count them when none is left). At most
+ * PMU_MAX_GP per pass (the measuring loop's arrays). When nothing is left
+ * to place, the benchmark's hold on a counter ends with its run. */
 static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
                           const bool *done, unsigned *event_of, unsigned *counter_of)
 {
     unsigned placed = 0;
-    uint32_t busy = 0;
+    uint64_t busy = 0;
     for (unsigned i = 0; i < n && placed < PMU_MAX_GP; i++) {
         if (done[i])
             continue;
-        for (unsigned ctr = 0; ctr < d->gp_counters; ctr++) {
-            if ((busy >> ctr) & 1 || !pmu_event_allowed(d, ctr, &sel[i]))
-                continue;
-            busy |= 1u << ctr;
-            event_of[placed] = i;
-            counter_of[placed] = ctr;
-            placed++;
-            break;
-        }
+        bool fixed_first = names_fixed_event(d, &sel[i]);
+        int ctr = free_counter(d, &sel[i], busy, fixed_first);
+        if (ctr < 0)
+            ctr = free_counter(d, &sel[i], busy, !fixed_first);
+        if (ctr < 0)
+            continue;
+        busy |= 1ull << ctr;
+        event_of[placed] = i;
+        counter_of[placed] = (unsigned)ctr;
+        placed++;
     }
+    if (!placed)
+        d->reserved = 0;
     return placed;
 }
 

@@ -41,6 +41,13 @@ unsigned counters_measure(struct pmu_driver *d, const struct pmu_eventsel *sel, 
                           counters_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
                           uint32_t samples, int64_t *per_body_x100, int *err);
 
+/* For a benchmark that writes a counter (sys/wrmsr/counter) while events
+ * are counted: the MSR of the last general counter, held from every event
+ * until the next counters_measure() has placed them all (a hold made for a
+ * benchmark that counts nothing ends with the next one's). 0 and *why when
+ * the driver has no general counter to spare. */
+uint32_t counters_hold_spare(const char **why);
+
 /* Restores the saved PMU MSRs and reads them all back. */
 struct counters_restore {
     bool saved;                   /* some PMU MSR could be read (and so saved) */

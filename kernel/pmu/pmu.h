@@ -105,7 +105,7 @@ struct pmu_proof_slot {
     struct pmu_eventsel sel;
 };
 enum { PMU_PROOF_INSN, PMU_PROOF_CYCLES, PMU_PROOF_BRANCH, PMU_PROOF_FIXED_INSN,
-       PMU_PROOF_FIXED_CYCLES, PMU_PROOF_SLOTS };
+       PMU_PROOF_FIXED_CYCLES, PMU_PROOF_FIXED_REF, PMU_PROOF_SLOTS };
 
 struct pmu_driver {
     const char *name;          /* "p5", "p5-mmx", "p6", "intel-arch-v4", "amd-k7", "amd-core" ... */
@@ -126,6 +126,8 @@ struct pmu_driver {
     bool core_ext;             /* AMD: the six counters at 0xC0010200 */
     uint32_t unavailable;      /* arch: events not available (CPUID.0AH:EBX, and bits beyond its length) */
     uint32_t fixed_mask;       /* arch: fixed counters that exist */
+    uint32_t fixed_proven;     /* fixed counters pmu_prove() saw counting: only these take events */
+    uint32_t reserved;         /* general counters no event may take (a benchmark writes them) */
     struct pmu_proof_slot proof[PMU_PROOF_SLOTS];
 
     /* State. */
@@ -160,6 +162,8 @@ int pmu_bind(struct pmu_driver *d, enum pmu_kind kind, const struct cpu_info *c,
 /* Counter exists on this driver. */
 bool pmu_counter_valid(const struct pmu_driver *d, unsigned counter);
 unsigned pmu_counter_width(const struct pmu_driver *d, unsigned counter);
+/* The MSR the driver reads this counter from (0: no such counter). */
+uint32_t pmu_counter_msr(const struct pmu_driver *d, unsigned counter);
 int pmu_program(struct pmu_driver *d, unsigned counter, const struct pmu_eventsel *ev);
 int pmu_read(struct pmu_driver *d, unsigned counter, uint64_t *value);
 int pmu_stop(struct pmu_driver *d);

@@ -179,4 +179,6 @@ void pmu_arch_bind(struct pmu_driver *d)
         pmu_set_proof(d, PMU_PROOF_FIXED_INSN, PMU_FIXED(0), 0xC0, 0x00, PMU_OS | PMU_USR);
     if ((d->fixed_mask >> 1) & 1)
         pmu_set_proof(d, PMU_PROOF_FIXED_CYCLES, PMU_FIXED(1), 0x3C, 0x00, PMU_OS | PMU_USR);
+    if ((d->fixed_mask >> 2) & 1) /* the pseudo event 00H/03 of pmu_events_arch_fixed */
+        pmu_set_proof(d, PMU_PROOF_FIXED_REF, PMU_FIXED(2), 0x00, 0x03, PMU_OS | PMU_USR);
 }

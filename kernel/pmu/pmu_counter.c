@@ -30,3 +30,16 @@ unsigned pmu_counter_width(const struct pmu_driver *d, unsigned counter)
 {
     return PMU_IS_FIXED(counter) ? d->fixed_width : d->gp_width;
 }
+
+/* The driver's own list of its MSRs names each counter's: no second table. */
+uint32_t pmu_counter_msr(const struct pmu_driver *d, unsigned counter)
+{
+    struct pmu_saved_msr list[PMU_MAX_SAVED];
+    if (!d->ops || !pmu_counter_valid(d, counter))
+        return 0;
+    unsigned n = d->ops->list_msrs(d, list, PMU_MAX_SAVED);
+    for (unsigned i = 0; i < n; i++)
+        if ((list[i].flags & PMU_MSR_COUNTER) && list[i].counter == counter)
+            return list[i].msr;
+    return 0;
+}

@@ -26,6 +26,7 @@ const char *pmu_proof_slot_name(int slot)
     case PMU_PROOF_BRANCH: return "branches";
     case PMU_PROOF_FIXED_INSN: return "fixed instructions";
     case PMU_PROOF_FIXED_CYCLES: return "fixed cycles";
+    case PMU_PROOF_FIXED_REF: return "fixed ref cycles";
     default: return "?";
     }
 }
@@ -36,13 +37,13 @@ void pmu_prove_window(int slot, uint64_t instructions, uint64_t branches, uint64
     case PMU_PROOF_INSN:
     case PMU_PROOF_FIXED_INSN:
         *min = instructions;
-        *max = instructions + PMU_PROVE_INSN_SLACK + instructions / 16;
+        *max = instructions + (instructions >> PMU_PROVE_TOLERANCE_SHIFT);
         break;
     case PMU_PROOF_BRANCH:
         *min = branches;
-        *max = branches + PMU_PROVE_BRANCH_SLACK + branches / 16;
+        *max = branches + (branches >> PMU_PROVE_TOLERANCE_SHIFT);
         break;
-    default: /* cycles */
+    default: /* cycles, core or reference */
         *min = instructions / PMU_PROVE_MAX_IPC;
         if (*min == 0)
             *min = 1;
@@ -53,7 +54,7 @@ void pmu_prove_window(int slot, uint64_t instructions, uint64_t branches, uint64
 
 static bool is_fixed_slot(int slot)
 {
-    return slot == PMU_PROOF_FIXED_INSN || slot == PMU_PROOF_FIXED_CYCLES;
+    return slot == PMU_PROOF_FIXED_INSN || slot == PMU_PROOF_FIXED_CYCLES || slot == PMU_PROOF_FIXED_REF;
 }
 
 static void fail(struct pmu_verdict *v, enum pmu_reason r, int fault, uint32_t msr)
@@ -100,7 +101,7 @@ static bool judge(struct pmu_verdict *v, bool fixed, bool *any)
             continue; /* fixed counters do not decide the verdict */
         if (all_zero)
             fail(v, PMU_REASON_READS_ZERO, 0, 0);
-        else if (p->delta == 0)
+        else if (p->once == 0 && p->twice == 0)
             fail(v, PMU_REASON_NO_MOVE, 0, 0);
         else
             fail(v, PMU_REASON_OUT_OF_WINDOW, 0, 0);
@@ -159,27 +160,59 @@ static bool read_probe(struct pmu_driver *d, struct pmu_verdict *v, struct pmu_p
     return false;
 }
 
-/* Counters before, the workload, counters after; false on a failed read
- * of a general counter (the reads before stop at the first one). */
-static bool count_workload(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
+/* Every probe read, the loop run `times` over, every probe read again in
+ * the same order, with nothing else between the reads: the code between a
+ * counter's two reads must be the same at either length (even a branch on
+ * `times` there would not cancel). Then each probe keeps its least count.
+ * False on a failed read of a general counter (the reads before stop at
+ * the first one). */
+static bool count_run(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v,
+                      unsigned times, bool first)
 {
     for (unsigned i = 0; i < v->nprobes; i++)
         if (v->probes[i].status == 0 && !read_probe(d, v, &v->probes[i], &v->probes[i].before))
             return false;
-    w->run(w->arg);
+    w->run(w->arg, times);
     bool read_ok = true;
+    for (unsigned i = 0; i < v->nprobes; i++)
+        if (v->probes[i].status == 0 && !read_probe(d, v, &v->probes[i], &v->probes[i].after))
+            read_ok = false;
     for (unsigned i = 0; i < v->nprobes; i++) {
         struct pmu_probe *p = &v->probes[i];
         if (p->status != 0)
             continue;
-        if (!read_probe(d, v, p, &p->after)) {
-            read_ok = false;
-            continue;
-        }
-        if (p->status == 0)
-            p->delta = pmu_delta(p->before, p->after, pmu_counter_width(d, p->counter));
+        uint64_t n = pmu_delta(p->before, p->after, pmu_counter_width(d, p->counter));
+        uint64_t *least = times == 1 ? &p->once : &p->twice;
+        if (first || n < *least)
+            *least = n;
     }
     return read_ok;
+}
+
+/* The loop once and twice over, PMU_PROVE_ROUNDS times each; the
+ * difference of the least counts is what the loop's length alone retired. */
+static bool count_workload(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
+{
+    v->rounds = PMU_PROVE_ROUNDS;
+    for (unsigned r = 0; r < PMU_PROVE_ROUNDS; r++)
+        for (unsigned times = 1; times <= 2; times++)
+            if (!count_run(d, w, v, times, r == 0))
+                return false;
+    for (unsigned i = 0; i < v->nprobes; i++) {
+        struct pmu_probe *p = &v->probes[i];
+        p->delta = p->status == 0 && p->twice > p->once ? p->twice - p->once : 0;
+    }
+    return true;
+}
+
+/* The fixed counters whose probe passed: the ones events may use. */
+static uint32_t fixed_proven(const struct pmu_verdict *v)
+{
+    uint32_t mask = 0;
+    for (unsigned i = 0; i < v->nprobes; i++)
+        if (is_fixed_slot(v->probes[i].slot) && v->probes[i].ok)
+            mask |= 1u << (v->probes[i].counter - PMU_FIXED_BASE);
+    return mask;
 }
 
 bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_verdict *v)
@@ -188,6 +221,8 @@ bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_ve
     v->instructions = w->instructions;
     v->branches = w->branches;
     v->restore_status = PMU_ERR_NOT_SAVED;
+    v->reads = "rdmsr"; /* pmu_read(): every driver reads its counters with RDMSR */
+    d->fixed_proven = 0;
     if (d->kind == PMU_NONE) {
         v->reason = PMU_REASON_NO_DRIVER;
         return false;
@@ -207,6 +242,7 @@ bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_ve
         bool gp_ok = judge(v, false, &any_fixed);
         v->fixed_counting = judge(v, true, &any_fixed) && any_fixed;
         v->counting = gp_ok && v->reason == PMU_REASON_OK;
+        d->fixed_proven = v->counting ? fixed_proven(v) : 0;
     }
     v->restore_status = pmu_restore(d);
     v->restore_bad = pmu_verify_restore(d, &v->restore);

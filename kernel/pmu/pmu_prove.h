@@ -1,18 +1,25 @@
 /* Proof before trust: a driver's counters are used only after they were
  * seen counting known code. pmu_prove() programs instructions (and cycles,
- * branches, the fixed counters when the driver has them), runs a workload
- * whose instruction and branch counts are known by construction, and checks
- * that every counter moved by a plausible amount. The verdict carries the
- * evidence, and the driver's MSRs are restored (and checked) afterwards. */
+ * branches, the fixed counters when the driver has them) and proves each
+ * counter by difference, the way the harness times a body: it counts a loop
+ * run once and run twice over, between the same reads of every counter, so
+ * that what reading costs (the calls, the other counters' reads, in any
+ * order, with RDMSR or RDPMC alike) is the same in both and cancels; the
+ * difference must be the loop's own instructions and branches. The verdict
+ * carries the evidence, and the driver's MSRs are restored (and checked)
+ * afterwards. */
 #ifndef CK_PMU_PROVE_H
 #define CK_PMU_PROVE_H
 #include "pmu.h"
 
-typedef void (*pmu_workload_fn)(void *arg);
+/* run(arg, times) runs a known loop `times` times over. Between run(arg, 1)
+ * and run(arg, 2) only the loop's length may differ: the call and its
+ * set-up retire the same instructions in both. */
+typedef void (*pmu_workload_fn)(void *arg, unsigned times);
 struct pmu_workload {
     pmu_workload_fn run;
     void *arg;
-    uint64_t instructions; /* retired by one call to run (exact, by construction) */
+    uint64_t instructions; /* what run(arg, 2) retires beyond run(arg, 1) (exact, by construction) */
     uint64_t branches;     /* branches among them (0: no branch check) */
 };
 
@@ -23,18 +30,20 @@ enum pmu_reason {
     PMU_REASON_SAVE_FAULT,     /* reading a PMU MSR faulted (#GP: the MSR does not exist here) */
     PMU_REASON_PROGRAM_FAULT,  /* writing a control MSR failed */
     PMU_REASON_READ_FAULT,     /* reading a counter failed */
-    PMU_REASON_READS_ZERO,     /* every counter reads 0 before and after (QEMU TCG) */
-    PMU_REASON_NO_MOVE,        /* a counter did not move */
+    PMU_REASON_READS_ZERO,     /* every counter reads 0 before and after the last run (QEMU TCG) */
+    PMU_REASON_NO_MOVE,        /* a counter did not move at all, at either length */
     PMU_REASON_OUT_OF_WINDOW,  /* a counter moved by an implausible amount */
 };
 
-/* The acceptance windows. Instructions: the workload's count plus the
- * instructions between the counter reads (calls, MSR reads of the other
- * counters): [N, N + 512 + N/16]. Branches alike: [B, B + 64 + B/16].
- * Cycles: more than N/8 (no core retires 8 per clock) and less than
- * 256 N + 2^24 (an SMI or a slow MSR access, not a wild value). */
-#define PMU_PROVE_INSN_SLACK 512u
-#define PMU_PROVE_BRANCH_SLACK 64u
+/* The acceptance windows of the difference (twice over minus once). The
+ * reads cancel, so instructions are [N, N + N/16] and branches [B, B + B/16]
+ * (the sixteenth: an event that also counts something per iteration, as
+ * on a core whose count is not exact). Cycles: more than N/8 (no core
+ * retires 8 per clock) and less than 256 N + 2^24 (an SMI, not a wild
+ * value). Each count is the least of PMU_PROVE_ROUNDS runs (an interrupt
+ * or an SMI only adds). */
+#define PMU_PROVE_ROUNDS 3u
+#define PMU_PROVE_TOLERANCE_SHIFT 4u
 #define PMU_PROVE_MAX_IPC 8u
 #define PMU_PROVE_MAX_CPI 256u
 #define PMU_PROVE_CYCLE_SLACK (1u << 24)
@@ -48,7 +57,9 @@ struct pmu_probe {
     uint8_t umask, flags;
     int status;          /* first failure programming or reading this counter */
     uint32_t fault_msr;  /* the MSR of that failure */
-    uint64_t before, after, delta;
+    uint64_t before, after; /* the raw reads around the last run (twice over) */
+    uint64_t once, twice;   /* the least count of the loop run once, and twice over */
+    uint64_t delta;         /* twice - once (0 when twice < once) */
     uint64_t expect_min, expect_max;
     bool ok;
 };
@@ -61,6 +72,8 @@ struct pmu_verdict {
     int fault;            /* the failure behind SAVE/PROGRAM/READ_FAULT */
     uint32_t fault_msr;
     uint64_t instructions, branches; /* what the workload declared */
+    unsigned rounds;      /* runs of each length (PMU_PROVE_ROUNDS) */
+    const char *reads;    /* how the counters were read: "rdmsr" */
     unsigned nprobes;
     struct pmu_probe probes[PMU_PROVE_MAX];
     int restore_status;   /* pmu_restore() result (PMU_ERR_NOT_SAVED when nothing was saved) */

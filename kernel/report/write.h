@@ -73,9 +73,12 @@ void write_selftest_bench(const struct bench_fault_seen *s);
  * {"type":"pmu","driver":..,"kind":..,"why":..,"gp_counters":..,"gp_width":..,
  *  "fixed_counters":..,"fixed_width":..,"rdpmc":..,"events":..,
  *  "verdict":"counting"|"not counting","reason":..,"fault":"0x..","fault_msr":"0x..",
- *  "fixed_counting":..,"instructions":N,"branches":N,
+ *  "fixed_counting":..,"instructions":N,"branches":N,"rounds":N,"reads":"rdmsr",
  *  "evidence":[{"check":..,"event":..,"counter":..,"code":..,"umask":..,"before":..,"after":..,
- *               "delta":..,"min":..,"max":..,"ok":..,"status":..}],
+ *               "once":..,"twice":..,"delta":..,"min":..,"max":..,"ok":..,"status":..}],
+ * instructions/branches: what the proof loop retires each time over; once/twice:
+ * its least count run once and twice over; delta = twice - once, judged
+ * against min..max; before/after: the raw reads around the last run.
  *  "restore":{"status":..,"checked":..,"mismatches":..,"inexact":..,"moving":..,"faults":..}} */
 void write_pmu_heading(bool used);
 void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v);

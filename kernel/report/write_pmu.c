@@ -28,6 +28,8 @@ static void evidence(const struct pmu_probe *p)
     rec_hex("umask", p->umask);
     rec_u64("before", p->before);
     rec_u64("after", p->after);
+    rec_u64("once", p->once);
+    rec_u64("twice", p->twice);
     rec_u64("delta", p->delta);
     rec_u64("min", p->expect_min);
     rec_u64("max", p->expect_max);
@@ -73,6 +75,9 @@ void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_ver
     rec_bool("fixed_counting", v->fixed_counting);
     rec_u64("instructions", v->instructions);
     rec_u64("branches", v->branches);
+    rec_u64("rounds", v->rounds);
+    if (v->reads)
+        rec_str("reads", v->reads);
     rec_arr_open("evidence");
     for (unsigned i = 0; i < v->nprobes; i++)
         evidence(&v->probes[i]);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "pmu/counters.h"
+#include "pmu/pmu_prove.h"
 #include "msr_sim.h"
 
 #define LOOPS 10
@@ -132,6 +133,117 @@ static void faulting_counters_give_an_error_per_event(void **state)
     assert_int_not_equal(err[0], 0);
 }
 
+/* The proof runs on the simulated CPU (its loop: 1000 instructions and
+ * cycles, 100 branches each time over). */
+static void prove_loop(void *arg, unsigned times)
+{
+    sim_run(arg, 20 + times * 1000, 20 + times * 1000, 2 + times * 100);
+}
+
+/* Arch-perfmon v2 with `gp` general and three fixed counters (which never
+ * count when frozen), proved and saved as the harness leaves it. */
+static void proved_arch(struct pmu_driver *d, struct msr_sim *s, struct cpu_info *c, unsigned gp, bool frozen)
+{
+    *c = cpu_of(6, 0x55, 2, gp);
+    sim_init_arch(s, 2, gp, 48, 3, 48);
+    s->fixed_frozen = frozen;
+    pmu_bind(d, PMU_ARCH, c, sim_ops(s));
+    struct pmu_workload w = { prove_loop, s, 1000, 100 };
+    struct pmu_verdict v;
+    assert_true(pmu_prove(d, &w, &v));
+    assert_int_equal(pmu_save(d), 0);
+}
+
+/* A fixed counter's own events go to it, the rest to the general counters:
+ * five events on two general and three fixed counters take one pass. */
+static void fixed_counters_take_their_events(void **state)
+{
+    (void)state;
+    struct msr_sim s;
+    struct pmu_driver d;
+    struct cpu_info c;
+    proved_arch(&d, &s, &c, 2, false);
+    assert_int_equal(d.fixed_proven, 0x7);
+    const char *names[] = { "INST_RETIRED.ANY", "CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.REF_TSC",
+                            "INST_RETIRED.ANY_P", "BR_INST_RETIRED.ALL_BRANCHES" };
+    struct pmu_eventsel sel[5];
+    parse_all(&d, names, 5, sel);
+    int64_t v[5];
+    int err[5];
+    s.access_cost.insn = 300; /* the reads cancel in the difference */
+    assert_int_equal(counters_measure(&d, sel, 5, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    for (unsigned i = 0; i < 5; i++)
+        assert_int_equal(err[i], 0);
+    assert_int_equal(v[0], BODY_INSNS * 100);
+    assert_int_equal(v[1], BODY_CYCLES * 100);
+    assert_int_equal(v[2], BODY_CYCLES * 100); /* reference cycles: the core's here */
+    assert_int_equal(v[3], BODY_INSNS * 100);
+    assert_int_equal(v[4], 100);
+    uint64_t ref;
+    assert_true(sim_get(&s, 0x30B, &ref)); /* IA32_FIXED_CTR2 counted them */
+    assert_true(ref > 0);
+}
+
+/* Fixed counters the proof did not see counting take no event: the fixed
+ * counters' own events fall back to general counters where one can count
+ * them, and reference cycles at the TSC rate (fixed only) cannot run. */
+static void unproved_fixed_counters_take_nothing(void **state)
+{
+    (void)state;
+    struct msr_sim s;
+    struct pmu_driver d;
+    struct cpu_info c;
+    proved_arch(&d, &s, &c, 2, true);
+    assert_int_equal(d.fixed_proven, 0);
+    const char *names[] = { "INST_RETIRED.ANY", "CPU_CLK_UNHALTED.REF_TSC", "CPU_CLK_UNHALTED.THREAD" };
+    struct pmu_eventsel sel[3];
+    parse_all(&d, names, 3, sel);
+    int64_t v[3];
+    int err[3];
+    assert_int_equal(counters_measure(&d, sel, 3, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(err[0], 0);
+    assert_int_equal(v[0], BODY_INSNS * 100);
+    assert_int_equal(err[1], PMU_ERR_EVENT);
+    assert_int_equal(err[2], 0);
+    assert_int_equal(v[2], BODY_CYCLES * 100);
+}
+
+/* sys/wrmsr/counter's counter: the last general one, kept from every event
+ * until the events of the next measurement are placed; with one general
+ * counter there is none to spare. */
+static void a_held_counter_takes_no_event(void **state)
+{
+    (void)state;
+    struct msr_sim s;
+    struct cpu_info c;
+    const char *why = NULL;
+    memset(&counters, 0, sizeof counters);
+    proved_arch(&counters.drv, &s, &c, 2, false);
+    assert_int_equal(counters_hold_spare(&why), 0xC2); /* IA32_PMC1 */
+    assert_int_equal(counters.drv.reserved, 0x2);
+    const char *names[] = { "INST_RETIRED.ANY_P", "BR_INST_RETIRED.ALL_BRANCHES" };
+    struct pmu_eventsel sel[2];
+    parse_all(&counters.drv, names, 2, sel);
+    int64_t v[2];
+    int err[2];
+    uint64_t pmc1_before, pmc1_after, sel1;
+    sim_get(&s, 0xC2, &pmc1_before);
+    assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 2);
+    sim_get(&s, 0xC2, &pmc1_after);
+    sim_get(&s, 0x187, &sel1);
+    assert_int_equal(pmc1_after, pmc1_before); /* never enabled: the benchmark's alone */
+    assert_int_equal(sel1, 0);
+    assert_int_equal(v[0], BODY_INSNS * 100);
+    assert_int_equal(v[1], 100);
+    assert_int_equal(counters.drv.reserved, 0); /* the hold ended with the measurement */
+    assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+
+    proved_arch(&counters.drv, &s, &c, 1, false);
+    assert_int_equal(counters_hold_spare(&why), 0);
+    assert_non_null(strstr(why, "no general counter to spare"));
+    assert_int_equal(counters.drv.reserved, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +251,9 @@ int main(void)
         cmocka_unit_test(more_events_than_counters_take_passes),
         cmocka_unit_test(dead_counters_report_zero_not_garbage),
         cmocka_unit_test(faulting_counters_give_an_error_per_event),
+        cmocka_unit_test(fixed_counters_take_their_events),
+        cmocka_unit_test(unproved_fixed_counters_take_nothing),
+        cmocka_unit_test(a_held_counter_takes_no_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

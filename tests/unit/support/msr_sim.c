@@ -115,12 +115,19 @@ void sim_cpuid1(struct msr_sim *s)
         s->sign_id = (uint64_t)s->ucode_rev << 32;
 }
 
-static int sim_read(void *ctx, uint32_t msr, uint64_t *value)
+/* The code around one access retires: the first half (before) or the rest. */
+static void access_cost(struct msr_sim *s, bool before)
 {
-    struct msr_sim *s = ctx;
+    uint64_t insn = s->access_cost.insn, cyc = s->access_cost.cycles, br = s->access_cost.branches;
+    if (before)
+        sim_run(s, insn / 2, cyc / 2, br / 2);
+    else
+        sim_run(s, insn - insn / 2, cyc - cyc / 2, br - br / 2);
+}
+
+static int read_register(struct msr_sim *s, uint32_t msr, uint64_t *value)
+{
     struct slot sl = find(s, msr);
-    s->reads++;
-    trace(s, 'r', msr, 0);
     if (sl.kind == S_NONE || s->mode == SIM_GP) {
         s->faults++;
         s->last_fault_msr = msr;
@@ -130,12 +137,9 @@ static int sim_read(void *ctx, uint32_t msr, uint64_t *value)
     return 0;
 }
 
-static int sim_write(void *ctx, uint32_t msr, uint64_t value)
+static int write_register(struct msr_sim *s, uint32_t msr, uint64_t value)
 {
-    struct msr_sim *s = ctx;
     struct slot sl = find(s, msr);
-    s->writes++;
-    trace(s, 'w', msr, value);
     if (sl.kind == S_NONE || s->mode == SIM_GP || sl.read_only ||
         (sl.kind == S_GLOBAL && (value & ~global_valid(s)))) {
         s->faults++;
@@ -151,6 +155,28 @@ static int sim_write(void *ctx, uint32_t msr, uint64_t value)
     }
     *sl.reg = value & mask_of(sl.width);
     return 0;
+}
+
+static int sim_read(void *ctx, uint32_t msr, uint64_t *value)
+{
+    struct msr_sim *s = ctx;
+    s->reads++;
+    trace(s, 'r', msr, 0);
+    access_cost(s, true);
+    int r = read_register(s, msr, value);
+    access_cost(s, false);
+    return r;
+}
+
+static int sim_write(void *ctx, uint32_t msr, uint64_t value)
+{
+    struct msr_sim *s = ctx;
+    s->writes++;
+    trace(s, 'w', msr, value);
+    access_cost(s, true);
+    int r = write_register(s, msr, value);
+    access_cost(s, false);
+    return r;
 }
 
 static void init_common(struct msr_sim *s, enum sim_family f)

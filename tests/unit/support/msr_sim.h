@@ -41,6 +41,13 @@ struct msr_sim {
     bool aperf;
     uint64_t aperf_v, mperf_v, mperf_rest;
     uint32_t mperf_num, mperf_den;
+    /* What one access costs the simulated CPU: the instructions, cycles and
+     * branches of the code around RDMSR/WRMSR (the driver's call, its checks,
+     * the MSR path). Like on hardware, half retires before the register is
+     * read or written and half after, so a counter's window spans part of its
+     * own read and all of the accesses between its two reads. 0: free (the
+     * default). Counted only in SIM_LIVE, by whatever is enabled then. */
+    struct { uint64_t insn, cycles, branches; } access_cost;
     /* Statistics, and the accesses in order ('r', 'w'; 'c' for sim_cpuid1). */
     unsigned reads, writes, faults;
     uint32_t last_fault_msr;
