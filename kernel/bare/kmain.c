@@ -23,8 +23,9 @@
 #include "bare/long/long_mode.h"
 #include "bare/long/long_selftest.h"
 #include "bare/time/rtc.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "bare/traps/watchdog.h"
+#include "formats/formats.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -112,6 +113,7 @@ static struct platform bare = {
 void kmain(uint32_t magic, const void *info)
 {
     platform_install(&bare);
+    formats_install();
     gdt_init();
     idt_init();
     double_fault_init();

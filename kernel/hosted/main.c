@@ -8,6 +8,7 @@
 #include "hosted.h"
 #include "lib/option.h"
 #include "platform/platform.h"
+#include "formats/formats.h"
 
 static char cmdline[1024];
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
     hosted_save_segments();
     hosted_long_mode(&hosted_platform);
     platform_install(&hosted_platform);
+    formats_install();
     join_arguments(argc, argv);
     hosted_guard_init();
     options_parse(cmdline);

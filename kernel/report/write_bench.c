@@ -1,5 +1,5 @@
 /* The list of benchmarks (option list): one "bench" record each. */
-#include "log.h"
+#include "record/log.h"
 #include "harness/bench_registry.h"
 #include "write.h"
 

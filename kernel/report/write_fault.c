@@ -1,5 +1,5 @@
 #include "platform/fault.h"
-#include "log.h"
+#include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
 

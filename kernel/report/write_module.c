@@ -3,7 +3,7 @@
  *  "body_bytes":N,"init_bytes":N,"code_bytes":N,"replaced":false,
  *  "evicted":"snip/x"|null}   accepted (evicted: the loaded benchmark whose slot it took)
  * {"type":"module","origin":..,"accepted":false,"name":..|null,"reason":..} rejected */
-#include "log.h"
+#include "record/log.h"
 #include "write.h"
 
 void write_module(const struct module_verdict *v)

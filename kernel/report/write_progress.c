@@ -2,7 +2,7 @@
  * (for a host tool following the log live) and the screen's progress line;
  * the serial log's readable lines stay as they were. And the end: the
  * screen's summary page. */
-#include "log.h"
+#include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
 

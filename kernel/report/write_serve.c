@@ -2,7 +2,7 @@
  * {"type":"serve","state":"ready","protocol":1,"input":..,"line_max":N,"frame_max":N}
  * {"type":"done","request":..,"status":S}        the end of every answer
  * {"type":"error","request":..,"reason":..}       a request that failed */
-#include "log.h"
+#include "record/log.h"
 #include "write.h"
 
 void write_serve_ready(const struct serve_info *s)

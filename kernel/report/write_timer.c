@@ -1,7 +1,7 @@
 /* The "timer" record: how the counter is read and at what frequency it runs;
  * the "trust" record: whether its timings can be believed; the "clock"
  * record: whether the real clock (APERF/MPERF) is read around the samples. */
-#include "log.h"
+#include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
 

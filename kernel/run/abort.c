@@ -4,7 +4,7 @@
  * platforms end the log the same way before they stop. */
 #include "platform/guard.h"
 #include "platform/status.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 void run_abort_unguarded(const char *where, const struct fault_info *info)

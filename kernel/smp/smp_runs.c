@@ -8,7 +8,7 @@
 #include "harness/bench.h"
 #include "lib/option.h"
 #include "loaded_chase.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "sibling.h"
 #include "tsc_sync.h"
