@@ -7,7 +7,8 @@
  *     ticks: 1.00                      values (and nested objects) as YAML
  *     ...
  *   not ok 2 - lat/mul                 a result off its expectation, or a
- *                                      benchmark that faulted
+ *     ---                              benchmark that faulted: its block
+ *     message: "measured outside..."   says why first
  *   ok 3 - p5/agi # SKIP no P5         a skipped benchmark, with why
  *   1..3                               the plan, at the end record
  *
@@ -100,9 +101,12 @@ static void test_point(bool ok, const char *name, const char *directive)
     put("%s %u - %s%s\n", ok ? "ok" : "not ok", ++tests, desc, directive);
 }
 
-static void yaml_block(const struct record *r)
+/* message: why a test point is not ok (TAP13's usual first key), or NULL. */
+static void yaml_block(const struct record *r, const char *message)
 {
     put("  ---\n");
+    if (message)
+        put("  message: \"%s\"\n", message);
     yaml_map(r, 0, 2);
     put("  ...\n");
 }
@@ -113,9 +117,9 @@ static void tap_record(const struct record *r)
         tests = 0;
         put("TAP version 13\n");
     } else if (record_is(r, "result")) {
-        /* "off": measured outside the expectation's tolerance. */
-        test_point(kstrcmp(format_str(r, "verdict", ""), "off") != 0, format_str(r, "name", "?"), "");
-        yaml_block(r);
+        bool off = kstrcmp(format_str(r, "verdict", ""), "off") == 0;
+        test_point(!off, format_str(r, "name", "?"), "");
+        yaml_block(r, off ? "measured outside the expectation's tolerance" : NULL);
     } else if (record_is(r, "skip")) {
         char why[200], directive[210];
         one_line(why, sizeof why, format_str(r, "reason", ""));
@@ -126,7 +130,7 @@ static void tap_record(const struct record *r)
         if (kstrncmp(where, "benchmark ", 10) != 0)
             return; /* the self-test's provoked faults are not benchmarks */
         test_point(false, where + 10, "");
-        yaml_block(r);
+        yaml_block(r, "the benchmark faulted and was stopped");
     } else if (record_is(r, "end")) {
         put("1..%u\n", tests);
     }
