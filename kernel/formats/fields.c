@@ -1,6 +1,7 @@
 /* Reading fields as text, for the formats (formats.h). Apart from the
  * table in formats.c, which names every format: the formats use these. */
 #include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "formats.h"
 
 void format_scalar(const struct field *f, char *buf, size_t size)
@@ -21,4 +22,24 @@ const char *format_str(const struct record *r, const char *key, const char *def)
 {
     const struct field *f = record_get(r, key);
     return f && f->kind == FIELD_STR ? f->v.s : def;
+}
+
+bool format_flag(const struct record *r, const char *key)
+{
+    const struct field *f = record_get(r, key);
+    return f && f->kind == FIELD_BOOL && f->v.b;
+}
+
+bool format_number(const struct record *r, int from, const char *key, int64_t *value)
+{
+    int i = record_find(r, from, key);
+    if (i < 0 || r->field[i].kind == FIELD_NULL || r->field[i].kind == FIELD_STR)
+        return false;
+    *value = r->field[i].v.i;
+    return true;
+}
+
+bool format_cycles_exact(const struct record *r)
+{
+    return kstrncmp(format_str(r, "cycles_unit", ""), "exact", 5) == 0;
 }

@@ -26,5 +26,11 @@ void formats_install(void);
  * field (def when absent or not a string). */
 void format_scalar(const struct field *f, char *buf, size_t size);
 const char *format_str(const struct record *r, const char *key, const char *def);
+bool format_flag(const struct record *r, const char *key);  /* a top-level bool that is true */
+/* A number field (fixed-point: its scaled value) at the top level (from 0)
+ * or in the object opened at from - 1; false when absent or null. */
+bool format_number(const struct record *r, int from, const char *key, int64_t *value);
+/* A result's cycles are counted or exact, not estimated ("c", not "~"). */
+bool format_cycles_exact(const struct record *r);
 
 #endif

@@ -30,19 +30,13 @@ static const char *text_of(const struct record *r, int from, const char *key, ch
     return buf;
 }
 
-static bool flag(const struct record *r, const char *key)
-{
-    const struct field *f = record_get(r, key);
-    return f && f->kind == FIELD_BOOL && f->v.b;
-}
-
 /* "c" counted or exact, "~" estimated, " " none: the cycles' unit says which. */
 static const char *cycles_mark(const struct record *r)
 {
     const struct field *c = record_get(r, "cycles");
     if (!c || c->kind == FIELD_NULL)
         return " ";
-    return kstrncmp(format_str(r, "cycles_unit", ""), "exact", 5) == 0 ? "c" : "~";
+    return format_cycles_exact(r) ? "c" : "~";
 }
 
 /* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
@@ -54,7 +48,7 @@ static void row(const struct record *r)
     if (have_expect)
         ksnprintf(ex, sizeof ex, "%s %s", text_of(r, expect + 1, "uarch", uarch, sizeof uarch, ""),
                   text_of(r, expect + 1, "cycles", ev, sizeof ev, ""));
-    if (!flag(r, "methods_agree")) {
+    if (!format_flag(r, "methods_agree")) {
         char empty[24];
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]",
                   text_of(r, 0, "ticks_vs_empty", empty, sizeof empty, ""));
@@ -66,8 +60,8 @@ static void row(const struct record *r)
     log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
              cycles_mark(r), ex, have_expect ? format_str(r, "verdict", "") : "-", disagree,
-             flag(r, "stable") ? "" : " [unstable]", smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
-             flag(r, "freq_changed") ? " [freq changed]" : "", on);
+             format_flag(r, "stable") ? "" : " [unstable]", smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
+             format_flag(r, "freq_changed") ? " [freq changed]" : "", on);
 }
 
 /* The counters read for the result, one line each (failed reads only in the record). */

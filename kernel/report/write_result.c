@@ -5,7 +5,6 @@
 #include "lib/fmt.h"
 #include "lib/option.h"
 #include "record/log.h"
-#include "report/screen/screen.h"
 #include "write.h"
 
 OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
@@ -177,12 +176,11 @@ static void record(const struct result *r)
     rec_close();
 }
 
-/* The readable row, its counter lines and histogram come from the record
- * (formats/text.c). */
+/* The readable row, its counter lines and histogram (formats/text.c) and
+ * the screen's row (formats/screen.c) come from the record. */
 void write_result(const struct result *r)
 {
     record(r);
-    screen_result(r);
     if (opt_raw)
         raw_samples(r->m);
 }
