@@ -1,6 +1,8 @@
 /* The screen (kernel/report/screen/) for the records converted to fields:
- * result rows, notes and skips become its lines. The header parts, faults
- * and progress are still handed over by their writers. */
+ * result rows, notes, skips and faults become its lines, progress records
+ * its progress line. The header parts and the summary are still handed
+ * over by their writers. */
+#include "lib/kstring.h"
 #include "report/screen/screen.h"
 #include "formats.h"
 
@@ -26,6 +28,23 @@ static void result(const struct record *r)
     screen_result(&row);
 }
 
+static void progress(const struct record *r)
+{
+    const struct field *i = record_get(r, "i"), *n = record_get(r, "n");
+    int64_t elapsed = 0, eta = 0;
+    bool have_elapsed = format_number(r, 0, "elapsed_ms", &elapsed);
+    bool have_eta = format_number(r, 0, "eta_ms", &eta);
+    screen_progress(i ? (unsigned)i->v.u : 0, n ? (unsigned)n->v.u : 0, format_str(r, "name", ""),
+                    have_elapsed, (uint64_t)elapsed, have_eta, (uint64_t)eta);
+}
+
+/* A fault the CPU raised or the harness found; the watchdog's are the log's only. */
+static void fault(const struct record *r)
+{
+    if (kstrcmp(format_str(r, "detected_by", ""), "watchdog") != 0)
+        screen_fault(format_str(r, "where", ""), format_str(r, "name", ""));
+}
+
 static void screen_record(const struct record *r)
 {
     if (record_is(r, "result"))
@@ -34,6 +53,10 @@ static void screen_record(const struct record *r)
         screen_note(format_str(r, "level", ""), format_str(r, "topic", ""), format_str(r, "text", ""));
     else if (record_is(r, "skip"))
         screen_skip(format_str(r, "name", ""), format_str(r, "reason", ""));
+    else if (record_is(r, "progress"))
+        progress(r);
+    else if (record_is(r, "fault"))
+        fault(r);
 }
 
 const struct format format_screen = {

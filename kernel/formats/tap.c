@@ -25,15 +25,19 @@ static unsigned tests; /* test points written since the begin record */
 
 static void tap_reset(void) { tests = 0; }
 
+static void to_machine(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    out_write(OUT_MACHINE, text, len);
+}
+
 static void put(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void put(const char *fmt, ...)
 {
-    char line[320];
     va_list ap;
     va_start(ap, fmt);
-    int n = kvsnprintf(line, sizeof line, fmt, ap);
+    kvprintf_to(to_machine, NULL, fmt, ap);
     va_end(ap);
-    out_write(OUT_MACHINE, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 /* A description or directive on one line: '#' escaped (TAP13), line breaks as spaces. */

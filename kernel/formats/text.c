@@ -1,6 +1,7 @@
 /* Readable text (OUT_HUMAN): the lines a person reads in the serial log and
  * the hosted runner's output, for the records converted to fields: notes,
- * result rows with their counter and histogram lines, skips. The other
+ * result rows with their counter and histogram lines, skips, the benchmark
+ * list. The other
  * sections' lines are still written by their writers (kernel/report/) with
  * log_text. */
 #include "lib/fmt.h"
@@ -12,6 +13,14 @@ static void note(const struct record *r)
 {
     log_text("[%s] %s: %s\n", format_str(r, "level", ""), format_str(r, "topic", ""),
              format_str(r, "text", ""));
+}
+
+/* An entry of the benchmark list (option list). */
+static void bench(const struct record *r)
+{
+    log_text("  %-31s %s\n", format_str(r, "name", ""), format_str(r, "desc", ""));
+    if (!format_flag(r, "runnable"))
+        log_text("  %-31s (cannot run here: %s)\n", "", format_str(r, "reason", ""));
 }
 
 static void skip(const struct record *r)
@@ -103,6 +112,8 @@ static void text_record(const struct record *r)
         note(r);
     } else if (record_is(r, "skip")) {
         skip(r);
+    } else if (record_is(r, "bench")) {
+        bench(r);
     } else if (record_is(r, "result")) {
         row(r);
         events(r);
