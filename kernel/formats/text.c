@@ -1,9 +1,8 @@
 /* Readable text (OUT_HUMAN): the lines a person reads in the serial log and
  * the hosted runner's output, for the records converted to fields: notes,
  * result rows with their counter and histogram lines, skips, the benchmark
- * list. The other
- * sections' lines are still written by their writers (kernel/report/) with
- * log_text. */
+ * list. The other sections' lines are still written by their writers
+ * (kernel/report/) with log_text. */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "record/log.h"
@@ -51,7 +50,7 @@ static const char *cycles_mark(const struct record *r)
 /* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
 static void row(const struct record *r)
 {
-    char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[24], ev[24];
+    char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24];
     int expect = record_find(r, 0, "expect");
     bool have_expect = expect >= 0 && r->field[expect].kind == FIELD_OBJ_OPEN;
     if (have_expect)
