@@ -1,7 +1,7 @@
 /* Readable text (OUT_HUMAN): the lines a person reads in the serial log and
  * the hosted runner's output, for the records converted to fields: notes,
  * result rows with their counter and histogram lines, skips, the benchmark
- * list. The other sections' lines are still written by their writers
+ * list, benchmark files, the serial session's start and failed requests. The other sections' lines are still written by their writers
  * (kernel/report/) with log_text. */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -20,6 +20,33 @@ static void bench(const struct record *r)
     log_text("  %-31s %s\n", format_str(r, "name", ""), format_str(r, "desc", ""));
     if (!format_flag(r, "runnable"))
         log_text("  %-31s (cannot run here: %s)\n", "", format_str(r, "reason", ""));
+}
+
+/* What became of a benchmark file (kernel/load/). */
+static void module(const struct record *r)
+{
+    const char *origin = format_str(r, "origin", "");
+    if (!format_flag(r, "accepted")) {
+        log_text("module from %s REJECTED: %s\n", origin, format_str(r, "reason", ""));
+        return;
+    }
+    int64_t mode = 0, body = 0, init = 0;
+    format_number(r, 0, "mode", &mode);
+    format_number(r, 0, "body_bytes", &body);
+    format_number(r, 0, "init_bytes", &init);
+    log_text("module %s from %s: accepted (%u-bit, body %u bytes, init %u bytes%s)\n",
+             format_str(r, "name", ""), origin, (unsigned)mode, (unsigned)body, (unsigned)init,
+             format_flag(r, "replaced") ? ", replaced the earlier one"
+             : format_str(r, "evicted", NULL) ? ", in the oldest one's slot" : "");
+}
+
+/* The serial session's start and a request that failed (kernel/serve/). */
+static void serve(const struct record *r)
+{
+    if (record_is(r, "serve"))
+        log_text("\n== Serial session: waiting for requests on %s ==\n", format_str(r, "input", ""));
+    else
+        log_text("serve: %s: %s\n", format_str(r, "request", ""), format_str(r, "reason", ""));
 }
 
 static void skip(const struct record *r)
@@ -113,6 +140,10 @@ static void text_record(const struct record *r)
         skip(r);
     } else if (record_is(r, "bench")) {
         bench(r);
+    } else if (record_is(r, "module")) {
+        module(r);
+    } else if (record_is(r, "serve") || record_is(r, "error")) {
+        serve(r);
     } else if (record_is(r, "result")) {
         row(r);
         events(r);
