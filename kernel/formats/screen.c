@@ -1,7 +1,7 @@
 /* The screen (kernel/report/screen/) for the records converted to fields:
  * result rows, notes, skips and faults become its lines, progress records
- * its progress line. The header parts and the summary are still handed
- * over by their writers. */
+ * its progress line, the trust record the header's verdict. The other
+ * header parts and the summary are still handed over by their writers. */
 #include "lib/kstring.h"
 #include "report/screen/screen.h"
 #include "formats.h"
@@ -57,6 +57,8 @@ static void screen_record(const struct record *r)
         progress(r);
     else if (record_is(r, "fault"))
         fault(r);
+    else if (record_is(r, "trust"))
+        screen_trust(format_flag(r, "trusted"), format_str(r, "why", ""));
 }
 
 const struct format format_screen = {

@@ -1,12 +1,14 @@
 /* Readable text (OUT_HUMAN): the lines a person reads in the serial log and
  * the hosted runner's output, for the records converted to fields: notes,
  * result rows with their counter and histogram lines, skips, the benchmark
- * list, benchmark files, the serial session's start and failed requests. The other sections' lines are still written by their writers
+ * list, benchmark files, the serial session's start and failed requests,
+ * the Timer section (text_timing.c). The other sections' lines are still written by their writers
  * (kernel/report/) with log_text. */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "record/log.h"
 #include "formats.h"
+#include "text.h"
 
 static void note(const struct record *r)
 {
@@ -148,6 +150,8 @@ static void text_record(const struct record *r)
         row(r);
         events(r);
         histogram(r);
+    } else {
+        text_timing(r);
     }
 }
 
