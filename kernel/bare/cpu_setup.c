@@ -6,7 +6,7 @@
 #include "cpu_setup.h"
 #include "interrupts.h"
 #include "io.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "bare/traps/gdt.h"
 #include "bare/traps/safe.h"
 #include "platform/fault.h"

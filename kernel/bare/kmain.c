@@ -23,10 +23,11 @@
 #include "bare/long/long_mode.h"
 #include "bare/long/long_selftest.h"
 #include "bare/time/rtc.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "run/run.h"
 #include "serve/serve.h"
 #include "bare/traps/watchdog.h"
+#include "formats/formats.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -115,6 +116,7 @@ void kmain(uint32_t magic, const void *info)
 {
     platform_install(&bare);
     run_install_abort();
+    formats_install();
     gdt_init();
     idt_init();
     double_fault_init();

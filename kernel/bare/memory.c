@@ -5,7 +5,7 @@
 #include "lib/option.h"
 #include "memory.h"
 #include "load/loaded.h"
-#include "report/log.h"
+#include "record/log.h"
 
 /* The hosted runner's option, so the same names exist on both platforms. */
 OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");

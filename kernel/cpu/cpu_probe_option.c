@@ -6,7 +6,7 @@
 #include "cpu.h"
 #include "lib/option.h"
 #include "platform/platform.h"
-#include "report/log.h"
+#include "record/log.h"
 
 enum { PROBE_AUTO, PROBE_AS_486, PROBE_AS_386 };
 

@@ -1,7 +1,7 @@
 #include "cpu/cpu.h"
 #include "measure.h"
 #include "lib/option.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "timer.h"
 
 enum { TIMER_AUTO = 4 };

@@ -13,7 +13,7 @@
 #include "cpu/cpu_native.h"
 #include "cpu/topology/apic_id.h"
 #include "hosted.h"
-#include "report/log.h"
+#include "record/log.h"
 
 static struct platform_hosted_cpu known[PLATFORM_HOSTED_CPUS];
 static unsigned nknown;

@@ -17,7 +17,7 @@
 #include "platform/fault.h"
 #include "platform/guard.h"
 #include "hosted.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "platform/status.h"
 
 /* Per thread: a fault in one thread's handler says nothing about another's. */

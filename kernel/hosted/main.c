@@ -10,6 +10,8 @@
 #include "platform/platform.h"
 #include "run/run.h"
 #include "serve/serve.h"
+#include "formats/formats.h"
+#include "formats/formats.h"
 
 static char cmdline[1024];
 
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
     hosted_long_mode(&hosted_platform);
     platform_install(&hosted_platform);
     run_install_abort();
+    formats_install();
     join_arguments(argc, argv);
     hosted_guard_init();
     options_parse(cmdline);

@@ -13,7 +13,7 @@
 #include "hosted.h"
 #include "lib/option.h"
 #include "platform/platform.h"
-#include "report/log.h"
+#include "record/log.h"
 
 /* The bare-metal platform's options, so the same names exist here too. */
 OPTION_ELSEWHERE(serial, "serial", "bare metal only (the hosted runner writes to stdout)");

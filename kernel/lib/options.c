@@ -1,7 +1,7 @@
 #include "fmt.h"
 #include "kstring.h"
 #include "option.h"
-#include "report/log.h"
+#include "record/log.h"
 
 /* Weak: a program that declares no option has no such section (host tests). */
 extern const struct option __start_ck_options[] __attribute__((weak));

@@ -1,7 +1,7 @@
 #include "counters.h"
 #include "lib/kstring.h"
 #include "lib/option.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "stats/stats.h"
 
 OPTION_STR(events, "events", 256, "",

@@ -1,5 +1,6 @@
-/* The list of benchmarks (option list): one "bench" record each. */
-#include "log.h"
+/* The list of benchmarks (option list): one "bench" record each (its
+ * readable lines: formats/text.c). */
+#include "record/log.h"
 #include "harness/bench_registry.h"
 #include "write.h"
 
@@ -13,9 +14,6 @@ void write_bench_list_heading(unsigned count)
 static void entry(const char *name, const char *desc, const char *unmet, bool ring0, bool loaded,
                   unsigned min_cpus)
 {
-    log_text("  %-31s %s\n", name, desc);
-    if (unmet)
-        log_text("  %-31s (cannot run here: %s)\n", "", unmet);
     rec_open("bench");
     rec_str("name", name);
     rec_str("desc", desc);

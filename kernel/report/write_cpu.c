@@ -4,7 +4,7 @@
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "log.h"
+#include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
 

@@ -1,6 +1,5 @@
 #include "platform/fault.h"
-#include "log.h"
-#include "report/screen/screen.h"
+#include "record/log.h"
 #include "write.h"
 
 /* A contract a benchmark body broke (fault.h VEC_BODY_*), found by the
@@ -20,7 +19,6 @@ static void write_body_damage(const char *where, const struct fault_info *info)
     rec_hex("expected", info->expected);
     rec_hex("seen", info->seen);
     rec_close();
-    screen_fault(where, fault_name(info->vector));
 }
 
 /* A loaded body stopped by the watchdog (struct platform's watchdog):
@@ -68,5 +66,4 @@ void write_fault(const char *where, const struct fault_info *info)
     rec_hex("cr4", info->cr4);
     rec_hex("eflags", info->eflags);
     rec_close();
-    screen_fault(where, fault_name(info->vector));
 }

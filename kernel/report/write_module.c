@@ -2,18 +2,13 @@
  * {"type":"module","origin":..,"accepted":true|false,"name":..,"mode":32,
  *  "body_bytes":N,"init_bytes":N,"code_bytes":N,"replaced":false,
  *  "evicted":"snip/x"|null}   accepted (evicted: the loaded benchmark whose slot it took)
- * {"type":"module","origin":..,"accepted":false,"name":..|null,"reason":..} rejected */
-#include "log.h"
+ * {"type":"module","origin":..,"accepted":false,"name":..|null,"reason":..} rejected
+ * (its readable line: formats/text.c) */
+#include "record/log.h"
 #include "write.h"
 
 void write_module(const struct module_verdict *v)
 {
-    if (v->accepted)
-        log_text("module %s from %s: accepted (%u-bit, body %u bytes, init %u bytes%s)\n", v->name,
-                 v->origin, v->mode, v->body_len, v->init_len,
-                 v->replaced ? ", replaced the earlier one" : v->evicted[0] ? ", in the oldest one's slot" : "");
-    else
-        log_text("module from %s REJECTED: %s\n", v->origin, v->why);
     rec_open("module");
     rec_str("origin", v->origin);
     rec_bool("accepted", v->accepted);

@@ -6,7 +6,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform/fault.h"
-#include "log.h"
+#include "record/log.h"
 #include "write.h"
 
 #define LINE_WIDTH 76

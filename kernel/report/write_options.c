@@ -1,6 +1,6 @@
 /* The help table (option help): every option with its default and choices. */
 #include "lib/option.h"
-#include "log.h"
+#include "record/log.h"
 #include "write.h"
 
 void write_help(void)

@@ -1,5 +1,5 @@
 /* Writes what the PMU layer found, for people and for scripts. */
-#include "log.h"
+#include "record/log.h"
 #include "write.h"
 
 static void counter_name(char *buf, unsigned n, unsigned counter)

@@ -1,8 +1,8 @@
 /* How far the run has come: one "progress" record before each benchmark
- * (for a host tool following the log live) and the screen's progress line;
- * the serial log's readable lines stay as they were. And the end: the
- * screen's summary page. */
-#include "log.h"
+ * (for a host tool following the log live; the screen's progress line is
+ * drawn from it, formats/screen.c); the serial log's readable lines stay as
+ * they were. And the end: the screen's summary page. */
+#include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
 
@@ -30,7 +30,6 @@ void write_progress(const struct run_progress *p)
     else
         rec_null("elapsed_by");
     rec_close();
-    screen_progress(p->i, p->n, p->name, p->have_elapsed, p->elapsed_ms, p->have_eta, p->eta_ms);
 }
 
 void write_progress_end(bool have_elapsed, uint64_t elapsed_ms)

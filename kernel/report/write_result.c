@@ -1,9 +1,10 @@
-/* How one result, skip, histogram and event sweep is written: a readable
- * line and a JSON record, from the harness's struct result. */
+/* The records of one result, skip, histogram and event sweep, from the
+ * harness's struct result; the formats (kernel/formats/) render them. The
+ * event sweep still writes its readable lines here (its text needs each
+ * event's description, which the record does not carry). */
 #include "lib/fmt.h"
 #include "lib/option.h"
-#include "log.h"
-#include "report/screen/screen.h"
+#include "record/log.h"
 #include "write.h"
 
 OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
@@ -23,16 +24,11 @@ static void stats_object(const char *key, const struct result_stats *st)
     rec_obj_close();
 }
 
+/* The readable bars are the text format's (formats/text.c). */
 static void histogram(const struct result *r)
 {
     rec_arr_open("histogram");
     for (unsigned i = 0; i < r->hist_bins; i++) {
-        char from[24];
-        kfixed(from, sizeof from, r->hist_from_x100[i], 2);
-        log_text("      %10s | %5u ", from, (unsigned)r->hist_count[i]);
-        for (uint32_t k = 0; k < r->hist_count[i] * 40 / r->m->samples; k++)
-            log_text("#");
-        log_text("\n");
         rec_obj_open(NULL);
         rec_fixed("from", r->hist_from_x100[i], 2);
         rec_u64("count", r->hist_count[i]);
@@ -41,20 +37,12 @@ static void histogram(const struct result *r)
     rec_arr_close();
 }
 
-static void samples_array(const char *key, const uint64_t *t, uint32_t n)
-{
-    rec_arr_open(key);
-    for (uint32_t s = 0; s < n; s++)
-        rec_u64(NULL, t[s]);
-    rec_arr_close();
-}
-
 static void raw_samples(const struct measurement *m)
 {
     rec_open("samples");
-    samples_array("t0", m->t_empty, m->samples);
-    samples_array("tU", m->t_u, m->samples);
-    samples_array("t2U", m->t_2u, m->samples);
+    rec_u64_list("t0", m->t_empty, m->samples);
+    rec_u64_list("tU", m->t_u, m->samples);
+    rec_u64_list("t2U", m->t_2u, m->samples);
     rec_close();
 }
 
@@ -69,40 +57,10 @@ static void events(const struct event_counts *ec)
             rec_hex("error", (uint64_t)ec->err[i]);
         } else {
             rec_fixed("per_body", ec->x100[i], 2);
-            char v[24];
-            kfixed(v, sizeof v, ec->x100[i], 2);
-            log_text("  %-31s   %s: %s per body\n", "", ec->names[i], v);
         }
         rec_obj_close();
     }
     rec_arr_close();
-}
-
-/* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
-static void line(const struct result *r)
-{
-    const struct measurement *m = r->m;
-    char t[24], c[24] = "-", ex[32] = "-", disagree[48] = "";
-    kfixed(t, sizeof t, m->value_x100, 2);
-    if (r->have_cycles)
-        kfixed(c, sizeof c, r->cycles_x100, 2);
-    if (r->expect) {
-        char ev[24];
-        kfixed(ev, sizeof ev, r->expect->x100, 2);
-        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(r->expect_uarch), ev);
-    }
-    if (!m->methods_agree) {
-        char empty[24];
-        kfixed(empty, sizeof empty, m->empty_x100, 2);
-        ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]", empty);
-    }
-    char on[24] = "";
-    if (r->on_cpu)
-        ksnprintf(on, sizeof on, " [cpu %u]", (unsigned)r->cpu);
-    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s%s\n", r->b->name, t, c,
-             r->have_cycles ? (r->cycles_exact ? "c" : "~") : " ", ex, r->expect ? r->verdict : "-",
-             disagree, m->stable ? "" : " [unstable]", m->smis ? " [SMI]" : "",
-             m->aperf.freq_changed ? " [freq changed]" : "", on);
 }
 
 static void fixed_or_null(const char *key, bool have, int64_t x100)
@@ -218,23 +176,21 @@ static void record(const struct result *r)
     rec_close();
 }
 
+/* The readable row, its counter lines and histogram (formats/text.c) and
+ * the screen's row (formats/screen.c) come from the record. */
 void write_result(const struct result *r)
 {
-    line(r);
     record(r);
-    screen_result(r);
     if (opt_raw)
         raw_samples(r->m);
 }
 
 void write_skip(const char *name, const char *reason)
 {
-    log_text("  %-31s skipped: %s\n", name, reason);
     rec_open("skip");
     rec_str("name", name);
     rec_str("reason", reason);
     rec_close();
-    screen_skip(name, reason);
 }
 
 void write_results_heading(const struct measure_config *cfg)

@@ -2,7 +2,7 @@
  * "platform" record, what the platform did after identification, and the
  * closing line before the end record. */
 #include "lib/build.h"
-#include "log.h"
+#include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
 

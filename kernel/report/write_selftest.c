@@ -1,7 +1,7 @@
 /* The self-test's lines and "selftest" records. */
 #include "platform/fault.h"
 #include "platform/selftest.h"
-#include "log.h"
+#include "record/log.h"
 #include "write.h"
 
 void write_selftest_start(bool ring0)

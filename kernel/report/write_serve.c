@@ -1,13 +1,13 @@
 /* The serial session (kernel/serve/, docs/serve-protocol.md): its records.
  * {"type":"serve","state":"ready","protocol":1,"input":..,"line_max":N,"frame_max":N}
  * {"type":"done","request":..,"status":S}        the end of every answer
- * {"type":"error","request":..,"reason":..}       a request that failed */
-#include "log.h"
+ * {"type":"error","request":..,"reason":..}       a request that failed
+ * (the readable lines of ready and error: formats/text.c) */
+#include "record/log.h"
 #include "write.h"
 
 void write_serve_ready(const struct serve_info *s)
 {
-    log_text("\n== Serial session: waiting for requests on %s ==\n", s->input);
     rec_open("serve");
     rec_str("state", "ready");
     rec_u64("protocol", s->protocol);
@@ -28,7 +28,6 @@ void write_serve_done(const char *request, int status)
 
 void write_serve_error(const char *request, const char *reason)
 {
-    log_text("serve: %s: %s\n", request, reason);
     rec_open("error");
     rec_str("request", request);
     rec_str("reason", reason);

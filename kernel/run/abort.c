@@ -6,7 +6,7 @@
  * so the contract below never names the run. */
 #include "platform/guard.h"
 #include "platform/status.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "run.h"
 

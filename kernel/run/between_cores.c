@@ -9,7 +9,7 @@
 #include "harness/timer.h"
 #include "harness/trust.h"
 #include "lib/kstring.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "smp_phase.h"
 #include "suite.h"

@@ -4,7 +4,7 @@
 #include "boot_modules.h"
 #include "load/loaded.h"
 #include "platform/platform.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 void boot_modules_load(void)

@@ -1,7 +1,7 @@
 #include "platform/platform.h"
 #include "platform/fault.h"
 #include "guarded_step.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "platform/status.h"
 

@@ -12,7 +12,7 @@
 #include "lib/kstring.h"
 #include "lib/option.h"
 #include "on_cpus.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "smp_phase.h"
 
 OPTION_STR(on, "on", 128, "",

@@ -12,7 +12,7 @@
 #include "lib/option.h"
 #include "platform/platform.h"
 #include "platform/status.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "boot_modules.h"
 #include "run.h"

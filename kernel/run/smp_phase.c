@@ -3,7 +3,7 @@
  * record, and a note for each one that did not come up. */
 #include "lib/kstring.h"
 #include "lib/option.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "smp_phase.h"
 

@@ -9,7 +9,7 @@
 #include "harness/bench.h"
 #include "lib/option.h"
 #include "smp/loaded_chase.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "smp/sibling.h"
 #include "smp/tsc_sync.h"

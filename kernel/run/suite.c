@@ -12,7 +12,7 @@
 #include "harness/measure.h"
 #include "platform/msr.h"
 #include "lib/option.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "harness/result.h"
 #include "harness/smi.h"

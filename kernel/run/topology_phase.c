@@ -3,7 +3,7 @@
  * hosted runner; else only the one this runs on) placed in the CPUID
  * topology, and the record; then they are started (smp_phase.c). */
 #include "cpu/topology/topology_map.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "smp_phase.h"
 #include "topology_phase.h"

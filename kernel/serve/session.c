@@ -15,7 +15,7 @@
 #include "load/loaded.h"
 #include "load/module_format.h"
 #include "platform/status.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "run/suite.h"
 

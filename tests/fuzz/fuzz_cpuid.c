@@ -18,7 +18,7 @@
 #include "cpu_dumps/dump.h"
 #include "platform/platform.h"
 #include "pmu/pmu.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -19,7 +19,7 @@
 #include "platform/platform.h"
 #include "report/write.h"
 #include "pmu/pmu.h"
-#include "report/log.h"
+#include "record/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "cpu/cpu.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "support/capture.h"
 #include "cpu_dumps/dump.h"

@@ -8,7 +8,7 @@
 #include "capture.h"
 #include "lib/fmt.h"
 #include "platform/out.h"
-#include "report/log.h"
+#include "record/log.h"
 
 #define EXPECT_FMT(expected, ...)                                                  \
     do {                                                                           \

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
-#include "report/log.h"
+#include "record/log.h"
 
 static int setup(void **state)
 {

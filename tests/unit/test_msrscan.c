@@ -18,7 +18,7 @@
 #include "cpu/msrscan.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "support/capture.h"
 #include "support/msr_sim.h"

@@ -14,7 +14,7 @@
 #include "cpu/cpu.h"
 #include "lib/option.h"
 #include "platform/guard.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 /* One of each kind (keys unlike the kernel's own). */

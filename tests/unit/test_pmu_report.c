@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "report/write.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "support/capture.h"
 #include "support/msr_sim.h"
 

@@ -3,7 +3,7 @@
 #include "acpi_bare.h"
 #include "lib/kstring.h"
 #include "platform/platform.h"
-#include "report/log.h"
+#include "record/log.h"
 
 static void copy_madt(const struct madt_info *m, struct platform_acpi_info *out)
 {

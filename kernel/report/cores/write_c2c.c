@@ -3,7 +3,7 @@
  * blocks of C2C_COLUMNS columns so every line fits 80 columns whatever the
  * number of processors, and one "c2c" record with every cell. */
 #include "lib/div64.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "smp/c2c.h"
 #include "report/write.h"
 

@@ -3,7 +3,7 @@
  * and one "smp_loaded" record (README.md, "Shared-cache latency under
  * load"). */
 #include "lib/div64.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 #include "smp/loaded_chase.h"
 

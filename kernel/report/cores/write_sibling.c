@@ -2,7 +2,7 @@
  * record and one table line per antagonist (or the skip). */
 #include "lib/div64.h"
 #include "lib/fmt.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "smp/sibling.h"
 #include "smp/sibling_kernels.h"
 #include "report/write.h"

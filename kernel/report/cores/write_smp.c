@@ -1,6 +1,6 @@
 /* The "smp" record: how the other processors were started and what each
  * did (started and waiting, no answer, faulted, left out by cpus=). */
-#include "report/log.h"
+#include "record/log.h"
 #include "platform/fault.h"
 #include "report/write.h"
 

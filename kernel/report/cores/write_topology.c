@@ -1,7 +1,7 @@
 /* The "topology" record: how the processors are arranged (packages, cores,
  * threads, core types) and which of them share each cache level. */
 #include "cpu/topology/topology_map.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 static const char *cache_type(char t)

@@ -1,5 +1,5 @@
 /* The TSC synchronisation record and table (smp/tsc). */
-#include "report/log.h"
+#include "record/log.h"
 #include "smp/tsc_sync.h"
 #include "report/write.h"
 

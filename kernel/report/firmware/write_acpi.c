@@ -1,6 +1,6 @@
 /* The ACPI part of the bare platform's lines and record: where the RSDP
  * came from, the OEM id, the tables, the MADT's processors. */
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 void write_acpi_text(const struct platform_acpi_info *a)

@@ -2,7 +2,7 @@
  * the banner and the "smbios" object, or null with "smbios_reason"; a
  * malformed table also gives a note. */
 #include "lib/fmt.h"
-#include "report/log.h"
+#include "record/log.h"
 #include "report/write.h"
 
 void write_smbios_text(const struct platform_smbios *sm)

@@ -4,13 +4,13 @@
 #include "lib/kstring.h"
 #include "state.h"
 
-void screen_result(const struct result *r)
+void screen_result(const struct screen_row *r)
 {
     screen_count_result(r);
     if (!screen_ready())
         return;
     char buf[SCREEN_LINE_MAX + 1], name[SCREEN_LINE_MAX + 1];
-    screen_shorten(name, r->b->name, scr.col.name);
+    screen_shorten(name, r->name, scr.col.name);
     unsigned at = (unsigned)ksnprintf(buf, sizeof buf, "%-*s", (int)scr.col.name, name);
     screen_result_cells(r, buf, &at);
     screen_add_line(buf);

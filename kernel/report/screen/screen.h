@@ -4,14 +4,13 @@
  * screen's width, a footer (where the log goes), and at the end a summary
  * page. Everything shown is kept, so the whole run can be paged through
  * afterwards. Drawn through platform->screen; without one (the hosted
- * runner, screen=off or all) every call here does nothing. The writers call
- * it (write.h); nothing outside kernel/report/ formats for the screen.
+ * runner, screen=off or all) every call here does nothing. The writers and
+ * the screen format (formats/screen.c, from records) call it.
  * Files: see state.h. */
 #ifndef CK_REPORT_SCREEN_H
 #define CK_REPORT_SCREEN_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "harness/result.h"
 
 /* The table's widest line is kept at most this long (wider screens show it
  * with blanks to the right). */
@@ -32,8 +31,21 @@ void screen_progress(unsigned i, unsigned n, const char *name, bool have_elapsed
 /* After the last benchmark: the run's time, for the summary. */
 void screen_progress_end(bool have_elapsed, uint64_t elapsed_ms);
 
+/* One result row as the screen shows it: formats/screen.c fills it from
+ * the result record. */
+struct screen_row {
+    const char *name;
+    int64_t ticks_x100;
+    bool have_cycles, cycles_exact;
+    int64_t cycles_x100;
+    const char *uarch;          /* the expectation's microarchitecture; NULL: none stated */
+    int64_t expect_x100;
+    const char *verdict;
+    bool stable, smi, methods_agree;
+};
+
 /* Table lines and what the summary counts. */
-void screen_result(const struct result *r);
+void screen_result(const struct screen_row *r);
 void screen_skip(const char *name, const char *reason);
 void screen_fault(const char *where, const char *what);
 void screen_note(const char *level, const char *topic, const char *text);

@@ -15,7 +15,7 @@
 struct screen_far {           /* one result off its expectation */
     char name[48];
     int64_t cycles_x100, expect_x100;
-    const struct uarch *uarch; /* whose table the expectation is from */
+    char uarch[24];           /* the expectation's microarchitecture */
     uint32_t permille;        /* |cycles - expected| / expected */
 };
 
@@ -59,9 +59,9 @@ unsigned screen_history_pages(void);
 void screen_choose_columns(void);
 void screen_table_heading(char *buf, unsigned size);
 /* A result's cells after its name, appended to buf (SCREEN_LINE_MAX + 1) at *at. */
-void screen_result_cells(const struct result *r, char *buf, unsigned *at);
+void screen_result_cells(const struct screen_row *r, char *buf, unsigned *at);
 
 /* summary.c */
-void screen_count_result(const struct result *r);
+void screen_count_result(const struct screen_row *r);
 
 #endif

@@ -3,7 +3,6 @@
  * and where the full log went. Counted as the writers pass results on, so
  * the page says exactly what the log's records say. */
 #include <stdarg.h>
-#include "uarch/uarch.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "state.h"
@@ -24,14 +23,14 @@ static uint32_t permille_off(int64_t value, int64_t expect)
 }
 
 /* Keeps the SCREEN_TOP_OFF results furthest off, furthest first. */
-static void consider_far(const struct result *r)
+static void consider_far(const struct screen_row *r)
 {
-    if (!r->expect || !r->have_cycles)
+    if (!r->uarch || !r->have_cycles)
         return;
-    struct screen_far f = { .cycles_x100 = r->cycles_x100, .expect_x100 = r->expect->x100,
-                            .uarch = r->expect_uarch };
-    f.permille = permille_off(r->cycles_x100, r->expect->x100);
-    kstrlcpy(f.name, r->b->name, sizeof f.name);
+    struct screen_far f = { .cycles_x100 = r->cycles_x100, .expect_x100 = r->expect_x100 };
+    f.permille = permille_off(r->cycles_x100, r->expect_x100);
+    kstrlcpy(f.name, r->name, sizeof f.name);
+    kstrlcpy(f.uarch, r->uarch, sizeof f.uarch);
     unsigned at = scr.nfar;
     while (at > 0 && scr.far[at - 1].permille < f.permille)
         at--;
@@ -45,7 +44,7 @@ static void consider_far(const struct result *r)
         scr.nfar++;
 }
 
-void screen_count_result(const struct result *r)
+void screen_count_result(const struct screen_row *r)
 {
     if (!kstrcmp(r->verdict, "ok"))
         scr.ok++;
@@ -53,7 +52,7 @@ void screen_count_result(const struct result *r)
         scr.off++;
     else
         scr.other++;
-    if (!r->m->stable)
+    if (!r->stable)
         scr.unstable++;
     consider_far(r);
 }
@@ -106,7 +105,7 @@ static void far_lines(void)
         screen_shorten(name, f->name, scr.col.name);
         kfixed(c, sizeof c, f->cycles_x100, 2);
         kfixed(e, sizeof e, f->expect_x100, 2);
-        ksnprintf(ex, sizeof ex, "%s %s", uarch_name(f->uarch), e);
+        ksnprintf(ex, sizeof ex, "%s %s", f->uarch, e);
         add("  %-*s %9s vs %-16s %s%u.%u%%", (int)scr.col.name, name, c, ex,
             f->cycles_x100 < f->expect_x100 ? "-" : "+", f->permille / 10, f->permille % 10);
     }

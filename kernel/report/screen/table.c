@@ -1,7 +1,6 @@
 /* The screen's table: which columns fit the width, and one line per result,
  * skip, fault or warning, never wider than the screen. The serial log's
  * result line (write_result.c) is longer and stays as it is. */
-#include "uarch/uarch.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "state.h"
@@ -64,12 +63,12 @@ static const char *short_verdict(const char *v)
     return "-";
 }
 
-void screen_result_cells(const struct result *r, char *buf, unsigned *at)
+void screen_result_cells(const struct screen_row *r, char *buf, unsigned *at)
 {
     const struct screen_columns *c = &scr.col;
     char v[32];
     if (c->ticks) {
-        kfixed(v, sizeof v, r->m->value_x100, 2);
+        kfixed(v, sizeof v, r->ticks_x100, 2);
         cell(buf, at, W_TICKS, v, true);
     }
     if (c->cycles) {
@@ -80,15 +79,15 @@ void screen_result_cells(const struct result *r, char *buf, unsigned *at)
     }
     if (c->expected) {
         char ev[24];
-        kfixed(ev, sizeof ev, r->expect ? r->expect->x100 : 0, 2);
-        ksnprintf(v, sizeof v, "%s %s", r->expect ? uarch_name(r->expect_uarch) : "-", r->expect ? ev : "");
+        kfixed(ev, sizeof ev, r->uarch ? r->expect_x100 : 0, 2);
+        ksnprintf(v, sizeof v, "%s %s", r->uarch ? r->uarch : "-", r->uarch ? ev : "");
         cell(buf, at, W_EXPECTED, v, false);
     }
     if (c->verdict)
-        cell(buf, at, W_VERDICT, r->expect ? short_verdict(r->verdict) : "-", false);
+        cell(buf, at, W_VERDICT, r->uarch ? short_verdict(r->verdict) : "-", false);
     if (c->flags) {
-        ksnprintf(v, sizeof v, "%s%s%s", r->m->stable ? "" : "u", r->m->smis ? "s" : "",
-                  r->m->methods_agree ? "" : "e");
+        ksnprintf(v, sizeof v, "%s%s%s", r->stable ? "" : "u", r->smi ? "s" : "",
+                  r->methods_agree ? "" : "e");
         cell(buf, at, W_FLAGS, v, false);
     }
 }

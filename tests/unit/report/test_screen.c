@@ -58,28 +58,17 @@ static void use_screen(unsigned w, unsigned h)
 
 /* One result: name, ticks = cycles (exact), expectation, verdict, flags. */
 struct fake {
-    struct bench b;
-    struct measurement m;
-    struct uarch_expect e;
-    struct result r;
+    struct screen_row r;
 };
 
-static const struct uarch_range no_ranges[1];
-static const struct uarch_expect no_rows[1];
-static const struct uarch p5 = { .name = "P5", .ranges = no_ranges, .table = no_rows };
-
-static struct result *fake(struct fake *f, const char *name, int64_t x100, int32_t expect_x100,
-                           const char *verdict, bool stable)
+static struct screen_row *fake(struct fake *f, const char *name, int64_t x100, int32_t expect_x100,
+                               const char *verdict, bool stable)
 {
     memset(f, 0, sizeof *f);
-    f->b.name = name;
-    f->m.value_x100 = x100;
-    f->m.stable = stable;
-    f->m.methods_agree = true;
-    f->e = (struct uarch_expect){ name, expect_x100, 0, "test" };
-    f->r = (struct result){ .b = &f->b, .m = &f->m, .have_cycles = true, .cycles_x100 = x100,
-                            .cycles_exact = true, .expect = expect_x100 ? &f->e : NULL,
-                            .expect_uarch = expect_x100 ? &p5 : NULL, .verdict = verdict };
+    f->r = (struct screen_row){ .name = name, .ticks_x100 = x100, .stable = stable, .methods_agree = true,
+                                .have_cycles = true, .cycles_x100 = x100, .cycles_exact = true,
+                                .uarch = expect_x100 ? "P5" : NULL,
+                                .expect_x100 = expect_x100, .verdict = verdict };
     return &f->r;
 }
 
@@ -102,10 +91,10 @@ static void columns_fit_every_width(void **state)
     for (unsigned k = 0; k < sizeof widths / sizeof widths[0]; k++) {
         use_screen(widths[k], 25);
         struct fake f;
-        struct result *r = fake(&f, "p5/lockstep/bank_conflict_store_very_long_name", 1234567, 300,
-                                "untrusted timing", false);
-        f.m.smis = 1;
-        f.m.methods_agree = false;
+        struct screen_row *r = fake(&f, "p5/lockstep/bank_conflict_store_very_long_name", 1234567, 300,
+                                    "untrusted timing", false);
+        f.r.smi = true;
+        f.r.methods_agree = false;
         screen_result(r);
         assert_true(widest <= widths[k]);
         assert_non_null(strstr(grid[2], "benchmark"));

@@ -3,6 +3,7 @@
 #include "capture.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
+#include "formats/formats.h"
 
 struct growbuf { char *data; size_t len, cap; };
 static struct growbuf human, machine;
@@ -52,4 +53,5 @@ static const struct platform test_platform = {
 __attribute__((constructor)) static void install_test_platform(void)
 {
     platform_install(&test_platform);
+    formats_install();
 }

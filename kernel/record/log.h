@@ -1,5 +1,6 @@
-/* The report: every record is written twice, as readable text (OUT_HUMAN)
- * and as one JSON object per line (OUT_MACHINE).
+/* The log: records (record.h), rendered by the active formats
+ * (kernel/formats/), among them one JSON object per line (OUT_MACHINE,
+ * formats/json.c) and readable text (OUT_HUMAN, formats/text.c).
  *
  * Machine lines: the first record is
  *   {"type":"begin","schema":N,"program":"cyclekit","version":V,"built":B,
@@ -17,11 +18,12 @@
  * is FNV-1a 32 over those lines' bytes, newline excluded, in order, and run
  * repeats the begin record's. A log without a valid end record is truncated.
  * Key order inside a record is the order of the calls; string values are
- * JSON-escaped here. */
+ * JSON-escaped by formats/json.c. */
 #ifndef CK_LOG_H
 #define CK_LOG_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "record.h"
 
 #define LOG_SCHEMA 2
 
@@ -29,33 +31,19 @@
 void log_begin(const char *platform_name, const char *cmdline, bool have_tsc, uint64_t tsc);
 int log_end(int status); /* writes the end record; returns status */
 
-/* One JSON record, streamed: open, fields, close. Records do not nest;
- * rec_obj_open/rec_arr_open nest values inside the open record. */
-void rec_open(const char *type);
-void rec_str(const char *key, const char *value);
-void rec_strn(const char *key, const char *value, unsigned len);
-void rec_u64(const char *key, uint64_t value);
-void rec_i64(const char *key, int64_t value);
-void rec_hex(const char *key, uint64_t value);      /* "0x1f" as a string */
-void rec_fixed(const char *key, int64_t scaled, unsigned decimals); /* 305 -> 3.05 */
-void rec_bool(const char *key, bool value);
-void rec_null(const char *key);
-void rec_obj_open(const char *key);  /* key NULL inside an array */
-void rec_obj_close(void);
-void rec_arr_open(const char *key);
-void rec_arr_close(void);
-void rec_close(void);
-
+/* Records: rec_open(type), fields, rec_close() (record.h); the formats
+ * (kernel/formats/) render each: JSON above, readable text, the screen. */
 /* Readable-only lines (section headings, tables). */
 void log_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* A note is both: a human line and {"type":"note","level":..,"topic":..,"text":..}.
- * Levels: "info", "warn", "error". */
+/* A note: the record {"type":"note","level":..,"topic":..,"text":..}, which
+ * the readable text shows as "[level] topic: text" and the screen as a line
+ * (warnings and errors). Levels: "info", "warn", "error". */
 void log_note(const char *level, const char *topic, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Counters for the exit status and the summary. */
-unsigned log_records(void);
+unsigned log_records(void); /* records so far (each is one JSON line) */
 unsigned log_errors(void); /* notes of level "error" */
 
 /* For tests: forget all state (a new log). */
