@@ -173,6 +173,7 @@ struct stats_point {
 };
 
 struct stats_linearity {
+    bool judged;              /* 2..STATS_LINEAR_POINTS_MAX points were given */
     bool linear;
     /* The pair furthest outside (or, when linear, closest to) what it may
      * differ by; indexes into the points. */
@@ -183,12 +184,12 @@ struct stats_linearity {
 /* Two points agree when |a - b| <= max(spread_a + spread_b, tol->abs_tol_x100,
  * tol->rel_tol_permille * max(|a|, |b|) / 1000), compared exactly; linear
  * when every pair agrees. k < 2 or above STATS_LINEAR_POINTS_MAX, or a NULL
- * pointer: false with *out zeroed. Returns out->linear. */
+ * pointer: not judged (false, *out zeroed). Returns out->linear. */
 bool stats_linear(const struct stats_point *p, uint32_t k, const struct stats_tolerance *tol,
                   struct stats_linearity *out);
 
 /* Raises "non-linear" (unstable): "non-linear in the copy count: 0.50 at 8
- * copies, 6.54 at 16, 5.01 at 32". Nothing when linear. */
+ * copies, 6.54 at 16, 5.01 at 32". Nothing when linear or not judged. */
 void stats_judge_linear(const struct stats_point *p, uint32_t k, const struct stats_linearity *lin,
                         struct stats_judgement *j);
 

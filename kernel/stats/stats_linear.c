@@ -38,7 +38,7 @@ bool stats_linear(const struct stats_point *p, uint32_t k, const struct stats_to
     *out = (struct stats_linearity){ .linear = false };
     if (!p || !tol || k < 2 || k > STATS_LINEAR_POINTS_MAX)
         return false;
-    out->linear = true;
+    out->judged = out->linear = true;
     struct wide worst_gap = wide_from_u64(0), worst_allowed = wide_from_u64(1);
     bool first = true;
     for (uint32_t a = 0; a < k; a++)
@@ -66,7 +66,7 @@ bool stats_linear(const struct stats_point *p, uint32_t k, const struct stats_to
 void stats_judge_linear(const struct stats_point *p, uint32_t k, const struct stats_linearity *lin,
                         struct stats_judgement *j)
 {
-    if (lin->linear || !p || k > STATS_LINEAR_POINTS_MAX)
+    if (!lin->judged || lin->linear || !p || k > STATS_LINEAR_POINTS_MAX)
         return;
     char text[STATS_REASON_MAX];
     uint32_t len = (uint32_t)ksnprintf(text, sizeof text, "non-linear in the copy count:");
