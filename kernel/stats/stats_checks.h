@@ -172,6 +172,13 @@ struct stats_point {
     uint64_t spread_x100;
 };
 
+/* The point of one set of differences (e.g. t(4U) - t(2U) per sample, with
+ * `bodies` = 2U*L bodies in each and `copies` = 2U): the median per body and
+ * half the interquartile range per body as its spread (the middle half's
+ * width, robust as the median is), x100, rounded half up; a median beyond
+ * INT64_MAX hundredths is clamped there. bodies 0 is taken as 1. */
+struct stats_point stats_point_of(const struct stats *diff, uint32_t copies, uint64_t bodies);
+
 struct stats_linearity {
     bool judged;              /* 2..STATS_LINEAR_POINTS_MAX points were given */
     bool linear;

@@ -30,6 +30,24 @@ static struct wide allowed_1000(const struct stats_point *a, const struct stats_
     return best;
 }
 
+struct stats_point stats_point_of(const struct stats *diff, uint32_t copies, uint64_t bodies)
+{
+    if (bodies == 0)
+        bodies = 1;
+    uint64_t median = stats_div_round(diff->median_x100, bodies);
+    uint64_t iqr_x100 = diff->q3_x100 >= diff->q1_x100 ? diff->q3_x100 - diff->q1_x100 : 0;
+    /* Half of it per body: one rounded division by 2 * bodies (no double
+     * rounding). Past 2^63 bodies 2 * bodies has 65 bits and exceeds any
+     * iqr: round(iqr / 2b) is then 1 exactly when iqr >= b. */
+    uint64_t spread = bodies > UINT64_MAX / 2 ? (iqr_x100 >= bodies ? 1 : 0)
+                                              : stats_div_round(iqr_x100, 2 * bodies);
+    return (struct stats_point){
+        .copies = copies,
+        .value_x100 = median > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)median,
+        .spread_x100 = spread,
+    };
+}
+
 bool stats_linear(const struct stats_point *p, uint32_t k, const struct stats_tolerance *tol,
                   struct stats_linearity *out)
 {

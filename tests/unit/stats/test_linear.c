@@ -105,6 +105,40 @@ static void test_point_counts(void **state)
     assert_int_equal(lin.worst_gap_x100, 0);
 }
 
+/* From sample statistics: 9 samples of U*L = 800 bodies at 8 copies. Sorted
+ * 380 390 395 398 400 402 405 410 420: median 400 -> 0.50 a body; q1 =
+ * median of the lower four = (390 + 395) / 2 = 392.5, q3 = (405 + 410) / 2
+ * = 407.5, half the IQR 7.5 -> 750 x100 / 800 bodies = 0.9375 -> 0.01. */
+static void test_point_from_statistics(void **state)
+{
+    (void)state;
+    const uint64_t d[9] = { 400, 410, 380, 402, 398, 420, 395, 390, 405 };
+    uint64_t scratch[9];
+    struct stats st;
+    assert_true(stats_compute(d, 9, scratch, &st));
+    assert_int_equal(st.q1_x100, 39250);
+    assert_int_equal(st.q3_x100, 40750);
+    struct stats_point p = stats_point_of(&st, 8, 800);
+    assert_int_equal(p.copies, 8);
+    assert_int_equal(p.value_x100, 50);
+    assert_int_equal(p.spread_x100, 1);
+    p = stats_point_of(&st, 8, 0); /* 0 bodies: as 1 */
+    assert_int_equal(p.value_x100, 40000);
+    assert_int_equal(p.spread_x100, 750);
+    p = stats_point_of(&st, 8, 6);    /* 1500 / 12 = 125 exactly; 40000 / 6 = 6666.67 -> 6667 */
+    assert_int_equal(p.value_x100, 6667);
+    assert_int_equal(p.spread_x100, 125);
+    p = stats_point_of(&st, 8, 4000); /* 1500 / 8000 = 0.1875 -> 0 */
+    assert_int_equal(p.spread_x100, 0);
+    st.q3_x100 = UINT64_MAX;
+    st.q1_x100 = 0;
+    p = stats_point_of(&st, 8, UINT64_MAX); /* 2 * bodies beyond 64 bits */
+    assert_int_equal(p.spread_x100, 1);
+    st.median_x100 = UINT64_MAX;
+    p = stats_point_of(&st, 8, 1);
+    assert_int_equal(p.value_x100, INT64_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,6 +147,7 @@ int main(void)
         cmocka_unit_test(test_relative_boundary),
         cmocka_unit_test(test_signs_and_extremes),
         cmocka_unit_test(test_point_counts),
+        cmocka_unit_test(test_point_from_statistics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
