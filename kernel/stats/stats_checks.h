@@ -38,9 +38,12 @@
 /* ---- 1. Negative differences ------------------------------------------ */
 
 /* More than this share (per mille) of negative samples: not stable. 5 %:
- * the issue's failures had 16-25 % and 99.5 %; a quiet core with samples of
- * the minimum length has well under 1 %, and at 5 % the median is still
- * moved by at most 5 % of the ranks (within the 45th-55th percentile). */
+ * the issue's failures had 16-25 % and 99.5 %. A disturbance that lands in
+ * t(2U) makes its sample large instead of negative, so about as many
+ * disturbed samples go unseen; with 5 % seen and 5 % unseen the median of
+ * the differences still lies between the 44th and 56th percentile of the
+ * undisturbed ones (a share e of arbitrary samples keeps the median within
+ * the (0.5 - e) / (1 - e) and 0.5 / (1 - e) quantiles). */
 #define STATS_NEGATIVE_MAX_PERMILLE 50u
 
 struct stats_negatives {

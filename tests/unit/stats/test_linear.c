@@ -32,6 +32,24 @@ static void test_push_pop_is_non_linear(void **state)
     assert_string_equal(j.reason, "non-linear in the copy count: 0.50 at 8 copies, 6.54 at 16, 5.01 at 32");
 }
 
+/* Issue 20 point 9, alignment: cmp; jne gave 0.65 at U=8 and 0.50 at 4 and
+ * 16 (U and 2U at different alignments). Any copy count off the others is
+ * flagged, here the middle one. */
+static void test_alignment_case_is_flagged(void **state)
+{
+    (void)state;
+    const struct stats_point p[3] = { { 4, 50, 1 }, { 8, 65, 2 }, { 16, 50, 1 } };
+    struct stats_linearity lin;
+    assert_false(stats_linear(p, 3, &tol, &lin));
+    assert_int_equal(lin.worst_a, 0); /* 0-1 and 1-2 are equally far out: the first kept */
+    assert_int_equal(lin.worst_b, 1);
+    assert_int_equal(lin.worst_gap_x100, 15);
+    struct stats_judgement j;
+    stats_judgement_start(&j);
+    stats_judge_linear(p, 3, &lin, &j);
+    assert_string_equal(j.reason, "non-linear in the copy count: 0.50 at 4 copies, 0.65 at 8, 0.50 at 16");
+}
+
 /* Within the spreads: linear. The worst pair is the one closest to its
  * limit: 16 vs 32 differ by 0.08 of an allowed 0.10 (spreads 0.05 + 0.05). */
 static void test_within_spread_is_linear(void **state)
@@ -143,6 +161,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_push_pop_is_non_linear),
+        cmocka_unit_test(test_alignment_case_is_flagged),
         cmocka_unit_test(test_within_spread_is_linear),
         cmocka_unit_test(test_relative_boundary),
         cmocka_unit_test(test_signs_and_extremes),
