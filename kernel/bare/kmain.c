@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "multiboot2.h"
 #include "lib/option.h"
+#include "options/settings.h"
 #include "bare/time/pit.h"
 #include "platform/platform.h"
 #include "bare/bare.h"
@@ -117,6 +118,7 @@ void kmain(uint32_t magic, const void *info)
     double_fault_init();
     multiboot2_parse(magic, info);
     append_fwcfg_options();
+    settings_defaults();
     options_parse(boot_info.cmdline);
     long_mode_enter();
     if (long_mode.on) {

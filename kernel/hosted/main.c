@@ -7,6 +7,7 @@
 
 #include "hosted.h"
 #include "lib/option.h"
+#include "options/settings.h"
 #include "platform/platform.h"
 
 static char cmdline[1024];
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
     platform_install(&hosted_platform);
     join_arguments(argc, argv);
     hosted_guard_init();
+    settings_defaults();
     options_parse(cmdline);
     hosted_platform.cmdline = cmdline;
     int status = run_suite(&hosted_platform);

@@ -33,28 +33,39 @@ struct option {
 
 #define OPTION_SECTION __attribute__((section("ck_options"), used, aligned(sizeof(void *))))
 
+/* An option whose value lives at `ptr_` (a field of the settings struct,
+ * options/settings.c): the registry entry alone, no opt_ global. */
+#define OPTION_UINT_AT(id_, ptr_, key_, def_, min_, max_, names_, help_)              \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_UINT, .value = (ptr_),         \
+        .def = (def_), .min = (min_), .max = (max_), .names = (names_) }
+#define OPTION_ENUM_AT(id_, ptr_, key_, def_, names_, help_)                          \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_ENUM, .value = (ptr_),         \
+        .def = (def_), .names = (names_) }
+#define OPTION_BOOL_AT(id_, ptr_, key_, def_, help_)                                  \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_BOOL, .value = (ptr_),         \
+        .def = (def_) }
+#define OPTION_STR_AT(id_, buf_, key_, def_, help_)                                   \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_STR, .value = (buf_),          \
+        .max = sizeof(buf_), .str_def = (def_) }
+
 #define OPTION_UINT_NAMED(var, key_, def_, min_, max_, names_, help_)                 \
     uint32_t opt_##var = (def_);                                                      \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_UINT, .value = &opt_##var,     \
-        .def = (def_), .min = (min_), .max = (max_), .names = (names_) }
+    OPTION_UINT_AT(var, &opt_##var, key_, def_, min_, max_, names_, help_)
 #define OPTION_UINT(var, key_, def_, min_, max_, help_) \
     OPTION_UINT_NAMED(var, key_, def_, min_, max_, NULL, help_)
 #define OPTION_ENUM(var, key_, def_, names_, help_)                                   \
     uint32_t opt_##var = (def_);                                                      \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_ENUM, .value = &opt_##var,     \
-        .def = (def_), .names = (names_) }
+    OPTION_ENUM_AT(var, &opt_##var, key_, def_, names_, help_)
 #define OPTION_BOOL(var, key_, def_, help_)                                           \
     bool opt_##var = (def_);                                                          \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_BOOL, .value = &opt_##var,     \
-        .def = (def_) }
+    OPTION_BOOL_AT(var, &opt_##var, key_, def_, help_)
 #define OPTION_STR(var, key_, size_, def_, help_)                                     \
     char opt_##var[size_] = def_;                                                     \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_STR, .value = opt_##var,       \
-        .max = (size_), .str_def = (def_) }
+    OPTION_STR_AT(var, opt_##var, key_, def_, help_)
 
 /* The same option names exist on both platforms: an option that only the
  * other platform has is declared here with why it means nothing, so it is

@@ -1,5 +1,6 @@
 /* How one result, skip, histogram and event sweep is written: a readable
  * line and a JSON record, from the harness's struct result. */
+#include "harness/plan.h"
 #include "lib/fmt.h"
 #include "lib/option.h"
 #include "log.h"
@@ -237,10 +238,10 @@ void write_skip(const char *name, const char *reason)
     screen_skip(name, reason);
 }
 
-void write_results_heading(const struct measure_config *cfg)
+void write_results_heading(const struct plan *pl)
 {
     log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
-             "U=%u L=%u S=%u\n", (unsigned)cfg->unroll, (unsigned)cfg->loops, (unsigned)cfg->samples);
+             "U=%u L=%u S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops, (unsigned)pl->samples);
     log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
 }
 

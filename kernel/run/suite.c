@@ -9,9 +9,11 @@
 #include "guarded_step.h"
 #include "lib/kstring.h"
 #include "clock/aperf.h"
+#include "harness/count.h"
 #include "harness/measure.h"
+#include "harness/plan.h"
 #include "platform/msr.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "report/log.h"
 #include "report/write.h"
 #include "harness/result.h"
@@ -25,23 +27,6 @@
 #include "harness/trust.h"
 #include "cpu/uarch.h"
 #include "load/loaded.h"
-
-OPTION_UINT(samples, "samples", 201, 1, MEASURE_SAMPLES_MAX, "samples per result");
-OPTION_UINT(warmup, "warmup", 2, 0, 100, "warm-up runs before sampling");
-OPTION_UINT(unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, "copies of the body per loop iteration (U)");
-OPTION_UINT(loops, "loops", 100, 1, 1000000, "loop iterations per sample (L)");
-OPTION_BOOL(cold, "cold", false, "measure the first execution only (no warm-up, one sample)");
-OPTION_BOOL(quick, "quick", false, "fewer samples (31) for a fast overview");
-OPTION_BOOL(list, "list", false, "list the benchmarks instead of running them");
-OPTION_STR(select, "bench", 256, "*", "which benchmarks: globs separated by commas (p5/*,lat/*)");
-OPTION_STR(sweep, "sweep", 64, "",
-           "event sweep: run this benchmark once per event of the CPU's counter table");
-OPTION_UINT(watchdog, "watchdog", 2000, 0, 600000,
-            "ms a loaded benchmark's measurement may take before it is stopped as a fault (0: no bound)");
-OPTION_BOOL(pmu, "pmu", true, "use the performance counters when they prove they count");
-
-/* Event samples per result (counting is exact; a few samples find the median). */
-#define EVENT_SAMPLES 9
 
 #define SCRATCH_SIZE (64 * 1024)
 static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
@@ -67,7 +52,7 @@ static const char *unmet_here(const struct platform *p, const struct bench *b, c
 bool suite_selects(const char *name)
 {
     char glob[64];
-    for (const char *p = opt_select; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
+    for (const char *p = settings.bench; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
         if (kglob(glob, name))
             return true;
     return false;
@@ -84,79 +69,18 @@ static void default_context(const struct platform *p, struct bench_ctx *ctx)
     ctx->edx = 0;
     ctx->esi = (uint32_t)(uintptr_t)scratch;
     ctx->edi = (uint32_t)(uintptr_t)(scratch + SCRATCH_SIZE / 2);
-    ctx->unroll = opt_unroll;
-    ctx->loops = opt_loops;
     if (p->big_memory)
         p->big_memory(&ctx->big, &ctx->big_size);
 }
 
-static void config(struct measure_config *cfg)
-{
-    cfg->samples = opt_quick && opt_samples == 201 ? 31 : opt_samples;
-    cfg->warmup = opt_warmup;
-    cfg->unroll = opt_unroll;
-    cfg->loops = opt_loops;
-    cfg->cold = opt_cold;
-}
-
-static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)
-{
-    if (ec->n > COUNTERS_EVENTS_MAX)
-        return;
-    ec->sel[ec->n] = *sel;
-    if (sel->name) {
-        ec->names[ec->n] = sel->name;
-    } else {
-        ksnprintf(ec->raw_names[ec->n], sizeof ec->raw_names[0], "0x%x:0x%x", sel->code, sel->umask);
-        ec->names[ec->n] = ec->raw_names[ec->n];
-    }
-    ec->n++;
-}
-
-static void choose_events(const struct bench *b, struct event_counts *ec)
-{
-    ec->n = 0;
-    ec->cycles_index = -1;
-    if (!counters.active)
-        return;
-    if (counters.nchosen) {
-        for (unsigned i = 0; i < counters.nchosen; i++)
-            add_event(ec, &counters.chosen[i]);
-    } else if (b->events) {
-        char word[48];
-        const char *p = b->events;
-        while (ec->n < COUNTERS_EVENTS_MAX && (p = kword(p, " ,", word, sizeof word)) != NULL) {
-            struct pmu_eventsel sel;
-            if (pmu_event_parse(&counters.drv, word, &sel) == 0)
-                add_event(ec, &sel);
-        }
-    }
-    if (counters.cycles && !trust.cycles_exact) {
-        ec->cycles_index = (int)ec->n;
-        add_event(ec, &counters.cycles_sel);
-    }
-}
-
 struct guarded_measure {
     const struct bench *b;
-    const struct measure_config *cfg;
+    const struct plan *pl;
     const struct bench_ctx *ctx;
     struct measurement *m;
     struct event_counts *ec;
     bool on_boot;   /* the boot processor: the only one whose IDT takes the watchdog's interrupt */
 };
-
-struct run_ctx {
-    const struct bench *b;
-    const struct bench_ctx *ctx;
-    uint32_t loops;
-};
-
-static void run_for_counters(void *arg, uint32_t copies)
-{
-    struct run_ctx *r = arg;
-    measure_run_copies(r->b, r->ctx, r->loops, copies);
-}
 
 static void guarded_measure(void *arg)
 {
@@ -165,14 +89,14 @@ static void guarded_measure(void *arg)
      * reference ADD chain is timed in the same sample loop. */
     const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL : &trust_reference;
     /* A loaded body is nobody's reviewed code: it may never end. */
-    if (g->b->loaded && opt_watchdog && platform->watchdog && g->on_boot)
-        (void)platform->watchdog(opt_watchdog);
-    measure_bench_with_reference(g->b, ref, g->cfg, g->ctx, g->m);
+    if (g->b->loaded && settings.watchdog && platform->watchdog && g->on_boot)
+        (void)platform->watchdog(settings.watchdog);
+    measure_bench_with_reference(g->b, ref, g->pl, g->ctx, g->m);
     if (g->m->failed || g->m->cold || g->ec->n == 0)
         return;
-    struct run_ctx r = { g->b, g->ctx, g->m->loops };
-    counters_measure(&counters.drv, g->ec->sel, g->ec->n, run_for_counters, &r, g->m->unroll,
-                     g->m->loops, EVENT_SAMPLES, g->ec->x100, g->ec->err);
+    struct plan counted = *g->pl;
+    counted.loops = g->m->loops; /* the L the time loop took (a PIT timer grows it) */
+    count_bench(&counters.drv, &counted, g->b, g->ctx, g->ec->sel, g->ec->n, g->ec->x100, g->ec->err);
 }
 
 static bool uses_fpu(const struct bench *b)
@@ -217,11 +141,10 @@ static void memory_of(const struct platform *p, const struct bench_ctx *ctx, str
     result_memory(r, ctx, page, why);
 }
 
-static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
+static int measure_on(const struct platform *p, const struct bench *b, const struct plan *pl,
                       struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t);
 
-static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
-                   struct fault_info *seen)
+static int run_one(const struct platform *p, const struct bench *b, struct fault_info *seen)
 {
     char why[160];
     const char *unmet = unmet_here(p, b, why, sizeof why);
@@ -242,9 +165,11 @@ static int run_one(const struct platform *p, const struct bench *b, const struct
     unsigned non = on_targets(on, SMP_MAX_CPUS);
     if (seen) /* a fault the self-test provokes is seen by the boot processor's guard */
         on[0] = (struct on_target){ ON_BOOT, on[0].apic_id, 0 }, non = 1;
+    struct plan pl;
+    plan_build(b, &settings, &pl);
     int worst = STATUS_OK;
     for (unsigned k = 0; k < non; k++)
-        worst = status_worst(worst, measure_on(p, b, cfg, &ctx, seen, &on[k]));
+        worst = status_worst(worst, measure_on(p, b, &pl, &ctx, seen, &on[k]));
     return worst;
 }
 
@@ -266,7 +191,7 @@ static uintptr_t measure_in_mailbox(uintptr_t arg)
  * ON_CPU_MS for the suite's own reviewed bodies. */
 static uint32_t elsewhere_bound(const struct bench *b)
 {
-    return b->loaded && opt_watchdog ? (uint32_t)opt_watchdog + ON_CPU_SLACK_MS : ON_CPU_MS;
+    return b->loaded && settings.watchdog ? settings.watchdog + ON_CPU_SLACK_MS : ON_CPU_MS;
 }
 
 static int measure_elsewhere(const struct platform *p, struct guarded_measure *g, const char *where,
@@ -287,7 +212,7 @@ static int measure_elsewhere(const struct platform *p, struct guarded_measure *g
     return STATUS_BENCH_FAULT;
 }
 
-static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
+static int measure_on(const struct platform *p, const struct bench *b, const struct plan *pl,
                       struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t)
 {
     if (b->mode == 64 && t->slot != ON_BOOT && smp_started()->cpus[t->slot].mode != 64) {
@@ -302,10 +227,10 @@ static int measure_on(const struct platform *p, const struct bench *b, const str
     }
     static struct measurement m;
     static struct event_counts ec;
-    choose_events(b, &ec);
+    plan_events(b, &ec);
     if (t->slot != ON_BOOT)
         ec = (struct event_counts){ .n = 0, .cycles_index = -1 };
-    struct guarded_measure g = { b, cfg, ctx, &m, &ec, t->slot == ON_BOOT };
+    struct guarded_measure g = { b, pl, ctx, &m, &ec, t->slot == ON_BOOT };
     char where[96];
     ksnprintf(where, sizeof where, "benchmark %s", b->name);
     uint64_t smi_before = 0, smi_after = 0;
@@ -341,7 +266,6 @@ static int measure_on(const struct platform *p, const struct bench *b, const str
 
 struct sweep_job {
     const struct bench_ctx *ctx;
-    const struct measure_config *cfg;
     struct pmu_eventsel sel[SWEEP_MAX];
     struct event_sweep out;
 };
@@ -349,18 +273,17 @@ struct sweep_job {
 static void guarded_sweep(void *arg)
 {
     struct sweep_job *j = arg;
-    struct run_ctx r = { j->out.b, j->ctx, j->cfg->loops };
-    j->out.passes = counters_measure(&counters.drv, j->sel, j->out.n, run_for_counters, &r, j->cfg->unroll,
-                                     j->cfg->loops, EVENT_SAMPLES, j->out.x100, j->out.err);
+    j->out.passes = count_sweep(&counters.drv, j->out.b, &settings, j->ctx, j->sel, j->out.n, j->out.x100,
+                                j->out.err);
 }
 
 /* PmonStat's idea: one benchmark, every event the CPU can count, a table. */
-static int event_sweep(const struct platform *p, const struct measure_config *cfg)
+static int event_sweep(const struct platform *p)
 {
-    const struct bench *b = bench_find(opt_sweep) ? bench_find(opt_sweep) : loaded_find(opt_sweep);
+    const struct bench *b = bench_find(settings.sweep) ? bench_find(settings.sweep) : loaded_find(settings.sweep);
     char why[160];
     if (!b) {
-        log_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", opt_sweep);
+        log_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", settings.sweep);
         return STATUS_OK;
     }
     const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
@@ -378,7 +301,6 @@ static int event_sweep(const struct platform *p, const struct measure_config *cf
         return STATUS_OK;
     }
     job.ctx = &ctx;
-    job.cfg = cfg;
     job.out = (struct event_sweep){ .b = b, .driver = counters.drv.name };
     for (unsigned i = 0; i < counters.drv.nevents && job.out.n < SWEEP_MAX; i++) {
         const struct pmu_event *e = &counters.drv.events[i];
@@ -404,7 +326,7 @@ static void init_counters(void *arg)
 
 struct timing_setup {
     const struct platform *p;
-    const struct measure_config *cfg;
+    const struct plan *reference; /* the trust check's ADD chain, under its plan */
     const struct bench_ctx *ctx;
 };
 
@@ -414,7 +336,7 @@ static void init_timing(void *arg)
     timer_init(&t->p->timer);
     write_timer(&timer);
     aperf_probe(cpu, t->p->msr);
-    trust_check(t->cfg, t->ctx);
+    trust_check(t->reference, t->ctx);
     write_trust(&trust);
     write_clock(&aperf);
 }
@@ -422,7 +344,7 @@ static void init_timing(void *arg)
 /* Every PMU MSR must read back what it held before the run. */
 static void finish_counters(void)
 {
-    if (!opt_pmu)
+    if (!settings.pmu)
         return;
     struct counters_restore r;
     counters_finish(&r);
@@ -446,22 +368,22 @@ void suite_list(const struct platform *p)
 
 int suite_run_one(const struct platform *p, const struct bench *b, struct fault_info *seen)
 {
-    struct measure_config cfg;
-    config(&cfg);
-    return run_one(p, b, &cfg, seen);
+    return run_one(p, b, seen);
 }
 
 /* The counters, the timer and the trust check, before any benchmark;
  * nonzero: no time base, nothing can be measured. */
-static int suite_setup(const struct platform *p, const struct measure_config *cfg, int *status)
+static int suite_setup(const struct platform *p, int *status)
 {
     struct bench_ctx ctx;
     default_context(p, &ctx);
-    write_pmu_heading(opt_pmu);
+    write_pmu_heading(settings.pmu);
     kmemset(&counters, 0, sizeof counters);
-    if (opt_pmu)
+    if (settings.pmu)
         *status = status_worst(*status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
-    struct timing_setup setup = { p, cfg, &ctx };
+    struct plan reference;
+    plan_build(&trust_reference, &settings, &reference);
+    struct timing_setup setup = { p, &reference, &ctx };
     int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
     if (timing)
         log_note("error", "timer", "no time base: the benchmarks cannot run");
@@ -471,9 +393,9 @@ static int suite_setup(const struct platform *p, const struct measure_config *cf
 int suite_run_selected(const struct platform *p, unsigned *ran)
 {
     int status = STATUS_OK;
-    struct measure_config cfg;
-    config(&cfg);
-    write_results_heading(&cfg);
+    struct plan defaults;
+    plan_build(NULL, &settings, &defaults);
+    write_results_heading(&defaults);
     *ran = 0;
     unsigned n = 0;
     for (unsigned i = 0; i < all_count(); i++)
@@ -485,7 +407,7 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
             continue;
         (*ran)++;
         progress_next(b->name);
-        status = status_worst(status, run_one(p, b, &cfg, NULL));
+        status = status_worst(status, run_one(p, b, NULL));
     }
     progress_end();
     return status;
@@ -494,9 +416,7 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
 int suite_serve(const struct platform *p, int (*session)(const struct platform *p))
 {
     int status = STATUS_OK;
-    struct measure_config cfg;
-    config(&cfg);
-    int timing = suite_setup(p, &cfg, &status);
+    int timing = suite_setup(p, &status);
     if (timing)
         return status_worst(status, timing);
     status = status_worst(status, session(p));
@@ -516,24 +436,22 @@ static bool smp_selected(void)
 int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
-    struct measure_config cfg;
-    config(&cfg);
-    int timing = suite_setup(p, &cfg, &status);
+    int timing = suite_setup(p, &status);
     if (timing)
         return status_worst(status, timing);
     if (before)
         status = status_worst(status, before(p));
-    if (opt_list) {
+    if (settings.list) {
         suite_list(p);
         finish_counters();
         return status;
     }
     unsigned ran;
     status = status_worst(status, suite_run_selected(p, &ran));
-    if (!ran && !opt_sweep[0] && !smp_selected())
-        log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
-    if (opt_sweep[0])
-        status = status_worst(status, event_sweep(p, &cfg));
+    if (!ran && !settings.sweep[0] && !smp_selected())
+        log_note("warn", "bench", "no benchmark matches bench=%s", settings.bench);
+    if (settings.sweep[0])
+        status = status_worst(status, event_sweep(p));
     finish_counters();
     return status;
 }

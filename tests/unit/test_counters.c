@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "harness/count.h"
 #include "pmu/counters.h"
 #include "msr_sim.h"
 
@@ -60,7 +61,7 @@ static void arch_events_per_body(void **state)
     parse_all(&d, names, 3, sel);
     int64_t v[3];
     int err[3];
-    unsigned passes = counters_measure(&d, sel, 3, run_sim, &s, 4, LOOPS, 9, v, err);
+    unsigned passes = count_events(&d, sel, 3, run_sim, &s, 4, LOOPS, 9, v, err);
     assert_int_equal(passes, 1);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
@@ -84,7 +85,7 @@ static void more_events_than_counters_take_passes(void **state)
     parse_all(&d, names, 5, sel);
     int64_t v[5];
     int err[5];
-    assert_int_equal(counters_measure(&d, sel, 5, run_sim, &s, 8, LOOPS, 5, v, err), 3);
+    assert_int_equal(count_events(&d, sel, 5, run_sim, &s, 8, LOOPS, 5, v, err), 3);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(v[2], BODY_INSNS * 100);
@@ -109,7 +110,7 @@ static void dead_counters_report_zero_not_garbage(void **state)
     parse_all(&d, names, 1, sel);
     int64_t v[1];
     int err[1];
-    counters_measure(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
+    count_events(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
     assert_int_equal(v[0], 0);
 }
 
@@ -128,7 +129,7 @@ static void faulting_counters_give_an_error_per_event(void **state)
     parse_all(&d, names, 1, sel);
     int64_t v[1];
     int err[1];
-    counters_measure(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
+    count_events(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
     assert_int_not_equal(err[0], 0);
 }
 
