@@ -103,4 +103,7 @@ void options_reset(void);
 /* Looks an option up by key (NULL when unknown). */
 const struct option *option_find(const char *key);
 
+/* The key nearest to a word that is no option (at most 2 edits; NULL: none). */
+const char *option_nearest(const char *word);
+
 #endif

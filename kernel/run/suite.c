@@ -433,6 +433,20 @@ static bool smp_selected(void)
     return false;
 }
 
+/* bench= matched nothing (and no sweep= or smp/ measurement was asked
+ * for): a script must not take that for a run that measured. With the
+ * self-test the self-test was the work asked for; a warning then. */
+static int nothing_selected(bool selftest)
+{
+    if (selftest) {
+        log_note("warn", "bench", "no benchmark matches bench=%s", settings.bench);
+        return STATUS_OK;
+    }
+    log_note("error", "bench", "no benchmark matches bench=%s; nothing was measured (boot with 'list' for "
+             "the names)", settings.bench);
+    return STATUS_NOTHING_SELECTED;
+}
+
 int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
@@ -449,7 +463,7 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
     unsigned ran;
     status = status_worst(status, suite_run_selected(p, &ran));
     if (!ran && !settings.sweep[0] && !smp_selected())
-        log_note("warn", "bench", "no benchmark matches bench=%s", settings.bench);
+        status = status_worst(status, nothing_selected(before != NULL));
     if (settings.sweep[0])
         status = status_worst(status, event_sweep(p));
     finish_counters();

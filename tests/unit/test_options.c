@@ -297,6 +297,30 @@ static void every_registered_option_explains_a_bad_value(void **state)
     assert_non_null(option_find("timer"));
 }
 
+/* A mistyped key gets the nearest option's name; a word far from every key
+ * (and an option only the other platform has) gets none. */
+static void unknown_word_names_the_nearest_option(void **state)
+{
+    (void)state;
+    options_reset();
+    capture_reset();
+    assert_int_equal(options_parse("cont=5 verbos selekt=x zzzzzz=1 farsid"), 5);
+    options_report_problems();
+    const char *h = capture_human();
+    assert_non_null(strstr(h, "unknown option 'cont' ignored (boot with 'help' for the list); did you mean "
+                              "'count'?"));
+    assert_non_null(strstr(h, "unknown option 'verbos' ignored (boot with 'help' for the list); did you "
+                              "mean 'verbose'?"));
+    assert_non_null(strstr(h, "unknown option 'selekt' ignored (boot with 'help' for the list); did you "
+                              "mean 'select'?"));
+    assert_non_null(strstr(h, "unknown option 'zzzzzz' ignored (boot with 'help' for the list)\n"));
+    assert_non_null(strstr(h, "unknown option 'farsid' ignored (boot with 'help' for the list)\n"));
+    assert_string_equal(option_nearest("mod"), "mode");
+    assert_null(option_nearest("m"));
+    assert_null(option_nearest("zzzzzz"));
+    assert_int_equal(opt_count, 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +334,7 @@ int main(void)
         cmocka_unit_test_setup(overlong_value_names_its_option, setup),
         cmocka_unit_test_setup(help_lists_every_option, setup),
         cmocka_unit_test_setup(every_registered_option_explains_a_bad_value, setup),
+        cmocka_unit_test_setup(unknown_word_names_the_nearest_option, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
