@@ -112,13 +112,13 @@ static struct platform bare = {
 
 void kmain(uint32_t magic, const void *info)
 {
+    settings_defaults(); /* before anything reads an option */
     platform_install(&bare);
     gdt_init();
     idt_init();
     double_fault_init();
     multiboot2_parse(magic, info);
     append_fwcfg_options();
-    settings_defaults();
     options_parse(boot_info.cmdline);
     long_mode_enter();
     if (long_mode.on) {

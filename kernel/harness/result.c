@@ -4,12 +4,10 @@
 #include "cpu/cpu.h"
 #include "cpu/uarch.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "result.h"
 #include "timer.h"
 #include "trust.h"
-
-OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
 
 /* The expectation for this CPU, if the benchmark states one. */
 static const struct bench_expect *expectation(const struct bench *b)
@@ -117,7 +115,7 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
     if (r->expect)
         r->tolerance_x100 = expect_tolerance(r->expect);
     r->verdict = verdict(r);
-    if (opt_hist && !m->cold)
+    if (settings.hist && !m->cold)
         histogram(m, r);
 }
 

@@ -57,6 +57,7 @@ static int usage(const char *argv0)
 
 int main(int argc, char **argv)
 {
+    settings_defaults(); /* before anything reads an option */
     hosted_save_segments();
     hosted_long_mode(&hosted_platform);
     platform_install(&hosted_platform);
@@ -64,7 +65,6 @@ int main(int argc, char **argv)
         return usage(argv[0]);
     join_arguments(argc, argv);
     hosted_guard_init();
-    settings_defaults();
     options_parse(cmdline);
     hosted_platform.cmdline = cmdline;
     int status = run_suite(&hosted_platform);

@@ -1,10 +1,7 @@
 #include "counters.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "report/log.h"
-
-OPTION_STR(events, "events", 256, "",
-           "counter events per result: names or raw codes (0xC0, 0x2e:0x41), comma-separated");
 
 struct counters counters;
 
@@ -25,7 +22,7 @@ static void parse_events(void)
 {
     char word[48];
     counters.nchosen = 0;
-    for (const char *p = opt_events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
+    for (const char *p = settings.events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
         if (counters.nchosen == COUNTERS_EVENTS_MAX) {
             log_note("warn", "events", "more than %d events: '%s' and later ignored",
                         COUNTERS_EVENTS_MAX, word);

@@ -2,12 +2,10 @@
  * line and a JSON record, from the harness's struct result. */
 #include "harness/plan.h"
 #include "lib/fmt.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "log.h"
 #include "report/screen/screen.h"
 #include "write.h"
-
-OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
 
 static void stats_object(const char *key, const struct result_stats *st)
 {
@@ -224,7 +222,7 @@ void write_result(const struct result *r)
     line(r);
     record(r);
     screen_result(r);
-    if (opt_raw)
+    if (settings.raw)
         raw_samples(r->m);
 }
 

@@ -11,25 +11,20 @@
 #include "lib/crc32.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
 #include "load/loaded.h"
 #include "load/module_format.h"
 #include "platform/status.h"
 #include "report/log.h"
 #include "report/write.h"
+#include "lib/option.h"
 #include "options/settings.h"
 #include "run/suite.h"
-
-OPTION_BOOL(serve, "serve", false,
-            "serial session: wait for requests (run, load, list, identify, reboot, end) instead of "
-            "running the suite");
-
 
 static int session_status;
 
 bool serve_wanted(const struct platform *p)
 {
-    if (!opt_serve)
+    if (!settings.serve)
         return false;
     if (p->read_byte)
         return true;

@@ -24,7 +24,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };
-OPTION_UINT_NAMED(fuzzport, "fuzzport", 0x3f8, 0x100, 0xfff8, ports, "a named number");
+static uint32_t fuzzport;
+OPTION_UINT_AT(fuzzport, &fuzzport, "fuzzport", 0x3f8, 0x100, 0xfff8, ports, "a named number");
 
 extern const struct option __start_ck_options[];
 extern const struct option __stop_ck_options[];
