@@ -36,7 +36,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 BARE_DIRS     := kernel/bare kernel/bare/console kernel/bare/traps kernel/bare/long \
                  kernel/bare/firmware kernel/bare/smp kernel/bare/time
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/record kernel/cpu kernel/cpu/topology kernel/uarch kernel/smp kernel/pmu kernel/stats kernel/clock \
-                 kernel/harness kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve kernel/formats
+                 kernel/harness kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve kernel/options kernel/formats
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
 BARE_SRCS     := $(sort $(wildcard boot/*.S $(addsuffix /*.S,$(BARE_DIRS)) $(addsuffix /*.c,$(BARE_DIRS))))
 BENCH_SRCS    := $(sort $(wildcard bench/*.c bench/*.S))
@@ -204,10 +204,9 @@ isa-check: $(KERNEL)
 # The tree's rules (docs/architecture.md): no room includes or calls one above
 # it (read from the objects' symbols: the kernel's and the hosted runner's
 # own), no circles, function lengths, benchmark files that only declare,
-# formatting only in kernel/report/. The rule that only the option room and
-# the plan builder read opt_* globals is off until they exist:
-# make layout-check LAYOUT_FLAGS=--check-option-reads.
-LAYOUT_FLAGS ?=
+# formatting only in kernel/report/, record/ and formats/, and no opt_*
+# global outside the option room and the plan builder (--check-option-reads).
+LAYOUT_FLAGS ?= --check-option-reads
 layout-check: $(KERNEL)
 	$(PYTHON) scripts/check-layout --objects $(BUILD)/k --objects $(BUILD)/h $(LAYOUT_FLAGS)
 

@@ -31,7 +31,7 @@ VERB = "snippet"
 HELP = "assemble a few instructions and measure them (QEMU, the hosted runner, serial, or an image)"
 SNIPPET_DIR = os.path.join(media.BUILD, "snippets")
 MAX_SNIPPETS = 16       # the hosted runner's module= list holds 16 files (kernel/hosted/modules.c)
-OPTION_WORD_MAX = 255   # the kernel reads a longer word of its command line as a problem (lib/options.c)
+OPTION_WORD_MAX = 255   # the kernel reads a longer word of its command line as a problem (kernel/options/parse.c)
 
 
 def add_arguments(parser):

@@ -15,7 +15,8 @@
 #include "lib/kstring.h"
 #include "machine.h"
 #include "multiboot2.h"
-#include "lib/option.h"
+#include "options/option.h"
+#include "options/settings.h"
 #include "bare/time/pit.h"
 #include "platform/platform.h"
 #include "bare/bare.h"
@@ -114,6 +115,7 @@ static struct platform bare = {
 
 void kmain(uint32_t magic, const void *info)
 {
+    settings_defaults(); /* before anything reads an option */
     platform_install(&bare);
     run_install_abort();
     formats_install();

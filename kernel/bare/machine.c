@@ -2,25 +2,18 @@
 #include "fwcfg.h"
 #include "io.h"
 #include "machine.h"
-#include "lib/option.h"
+#include "bare/options.h"
+#include "options/settings.h"
 #include "bare/console/console.h"
-
-enum { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
-static const struct option_name exit_modes[] = {
-    { "auto", EXIT_AUTO }, { "qemu", EXIT_QEMU }, { "halt", EXIT_HALT }, { "reboot", EXIT_REBOOT },
-    { NULL, 0 },
-};
-OPTION_ENUM(exit, "exit", EXIT_AUTO, exit_modes,
-            "at the end: auto (QEMU debug-exit under QEMU, else halt), qemu, halt, reboot");
 
 /* scripts/run-qemu adds -device isa-debug-exit,iobase=0xf4,iosize=0x04. */
 #define DEBUG_EXIT_PORT 0xf4
 
 static int method(void)
 {
-    if (opt_exit == EXIT_AUTO)
+    if (settings.exit == EXIT_AUTO)
         return fwcfg_present() ? EXIT_QEMU : EXIT_HALT;
-    return (int)opt_exit;
+    return (int)settings.exit;
 }
 
 const char *machine_exit_method(void)

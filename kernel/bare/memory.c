@@ -2,13 +2,9 @@
  * allocates above the kernel image, so the largest usable range is free. */
 #include <stdint.h>
 #include "boot_info.h"
-#include "lib/option.h"
 #include "memory.h"
 #include "load/loaded.h"
 #include "record/log.h"
-
-/* The hosted runner's option, so the same names exist on both platforms. */
-OPTION_ELSEWHERE(hostmem, "hostmem", "hosted runner only (bare metal takes memory from the multiboot2 map)");
 
 /* Where long mode's pages=4k put its page tables (0: nowhere): the region ends there. */
 static uint64_t tables_at;
@@ -70,5 +66,3 @@ unsigned bare_boot_modules(const struct platform_module **list)
     return boot_info.nmodules;
 }
 
-/* The hosted runner reads files itself; here GRUB's module2 lines do. */
-OPTION_ELSEWHERE(module, "module", "hosted runner only (bare metal reads benchmark files from GRUB module2 lines)");

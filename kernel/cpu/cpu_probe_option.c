@@ -4,23 +4,15 @@
  * lets a boot take the 486 or 386 path on purpose: the EFLAGS test then
  * answers as that CPU would, and the run must still complete. */
 #include "cpu.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "platform/platform.h"
 #include "record/log.h"
 
-enum { PROBE_AUTO, PROBE_AS_486, PROBE_AS_386 };
-
-static const struct option_name probe_modes[] = {
-    { "auto", PROBE_AUTO }, { "486", PROBE_AS_486 }, { "386", PROBE_AS_386 }, { NULL, 0 },
-};
-OPTION_ENUM(cpuprobe, "cpuprobe", PROBE_AUTO, probe_modes,
-            "auto, or take the no-CPUID path of a 486 / 386 (testing)");
-
 static bool pretended_toggles(uint32_t mask)
 {
-    if (opt_cpuprobe == PROBE_AS_386 && (mask & EFLAGS_AC))
+    if (settings.cpuprobe == PROBE_AS_386 && (mask & EFLAGS_AC))
         return false;
-    if (opt_cpuprobe != PROBE_AUTO && (mask & EFLAGS_ID))
+    if (settings.cpuprobe != PROBE_AUTO && (mask & EFLAGS_ID))
         return false;
     return platform->cpu_ops->eflags_toggles(mask);
 }
@@ -33,7 +25,7 @@ static const struct cpu_probe_ops pretended_ops = {
 
 void cpu_probe(void)
 {
-    if (opt_cpuprobe == PROBE_AUTO) {
+    if (settings.cpuprobe == PROBE_AUTO) {
         cpu_probe_platform(platform->cpu_ops);
         return;
     }
@@ -41,7 +33,7 @@ void cpu_probe(void)
     ops.fpu_present = platform->cpu_ops->fpu_present;
     ops.cpuid = platform->cpu_ops->cpuid;
     log_note("warn", "cpu", "cpuprobe=%s: identifying as if CPUID did not exist",
-                opt_cpuprobe == PROBE_AS_386 ? "386" : "486");
+                settings.cpuprobe == PROBE_AS_386 ? "386" : "486");
     cpu_probe_platform(&ops);
 }
 

@@ -3,13 +3,9 @@
  * lines of a record come before its JSON line, as they always have. */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "formats.h"
-
-OPTION_STR(format, "format", 64, "",
-           "more formats on the output, comma-separated: tap (TAP13 results); "
-           "readable text and JSON are always on");
 
 static const struct format *const formats[] = {
     &format_text,
@@ -23,7 +19,7 @@ static const struct format *const formats[] = {
 static bool named(const char *name)
 {
     size_t n = kstrlen(name);
-    for (const char *w = opt_format; *w;) {
+    for (const char *w = settings.format; *w;) {
         const char *end = w;
         while (*end && *end != ',')
             end++;
@@ -46,13 +42,13 @@ static bool known(const char *word, size_t len)
  * that names no format, with what is used instead. */
 static void note_unknown_names(void)
 {
-    for (const char *w = opt_format; *w;) {
+    for (const char *w = settings.format; *w;) {
         const char *end = w;
         while (*end && *end != ',')
             end++;
         if (end > w && !known(w, (size_t)(end - w)))
             log_note("warn", "option", "format=%s: no format '%.*s' (there are text, json, screen, tap); "
-                     "ignored, the others are used", opt_format, (int)(end - w), w);
+                     "ignored, the others are used", settings.format, (int)(end - w), w);
         w = *end ? end + 1 : end;
     }
 }

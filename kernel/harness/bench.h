@@ -67,7 +67,6 @@ struct bench_ctx {
     uint32_t scratch_size;
     uint8_t *big;          /* large memory for mem/ benchmarks (NULL when none) */
     uint64_t big_size;
-    uint32_t unroll, loops;
     /* Set by a .prepare hook that walks memory, for the result record: the
      * bytes it walks, and the last-level cache size it was sized from (0:
      * not said). */

@@ -5,6 +5,7 @@
 #include "clock/aperf.h"
 #include "clock/warmup.h"
 #include "measure.h"
+#include "plan.h"
 #include "timer.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
@@ -162,11 +163,11 @@ static bool close_enough(int64_t a, int64_t b)
     return d <= 10 || d * 100 <= big * 5;
 }
 
-static void take_samples(const struct bench *b, const struct bench *ref, const struct measure_config *cfg,
+static void take_samples(const struct bench *b, const struct bench *ref, const struct plan *pl,
                          uint32_t size, uint32_t ref_size, uint32_t n)
 {
-    uint32_t u = cfg->unroll;
-    for (uint32_t w = 0; w < cfg->warmup; w++) {
+    uint32_t u = pl->unroll;
+    for (uint32_t w = 0; w < pl->warmup; w++) {
         run_copies(b, 0, size);
         run_copies(b, u, size);
         run_copies(b, 2 * u, size);
@@ -310,22 +311,21 @@ static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m
     m->warmup_settled = w.settled;
 }
 
-void measure_bench(const struct bench *b, const struct measure_config *cfg,
-                   const struct bench_ctx *ctx, struct measurement *m)
+void measure_bench(const struct bench *b, const struct plan *pl, const struct bench_ctx *ctx,
+                   struct measurement *m)
 {
-    measure_bench_with_reference(b, NULL, cfg, ctx, m);
+    measure_bench_with_reference(b, NULL, pl, ctx, m);
 }
 
 void measure_bench_with_reference(const struct bench *b, const struct bench *ref,
-                                  const struct measure_config *cfg, const struct bench_ctx *ctx,
+                                  const struct plan *pl, const struct bench_ctx *ctx,
                                   struct measurement *m)
 {
     *m = (struct measurement){ 0 };
-    m->unroll = b->unroll ? b->unroll : cfg->unroll;
-    m->loops = b->loops ? b->loops : cfg->loops;
-    m->samples = b->samples ? b->samples : cfg->samples;
-    m->samples = m->samples > MEASURE_SAMPLES_MAX ? MEASURE_SAMPLES_MAX : m->samples;
-    m->cold = cfg->cold || b->cold;
+    m->unroll = pl->unroll;
+    m->loops = pl->loops;
+    m->samples = pl->samples;
+    m->cold = pl->cold;
     m->t_empty = t_empty;
     m->t_u = t_u;
     m->t_2u = t_2u;
@@ -357,19 +357,17 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         m->damage = damage;
         return;
     }
-    if (timer.mode == READ_PIT && !b->loops)
+    if (timer.mode == READ_PIT && !pl->loops_declared)
         m->loops = pit_loops(b, m->unroll, size, m->loops);
     ck_timing.loops = m->loops;
     if (warmup_wanted(b->needs, BENCH_NEEDS_MAX))
         warm_avx(b, size, m);
     uint64_t iters = (uint64_t)m->unroll * m->loops;
-    struct measure_config run = *cfg;
-    run.unroll = m->unroll;
     int32_t ref_copy = ref ? bench_copy_size(ref) : -1;
     if (ref_copy < 0 || ref == b || b->reference)
         ref = NULL;
     for (;;) {
-        take_samples(b, ref, &run, size, ref ? (uint32_t)ref_copy : 0, m->samples);
+        take_samples(b, ref, pl, size, ref ? (uint32_t)ref_copy : 0, m->samples);
         if (ref)
             m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
         analyse(m, m->samples, iters);

@@ -12,10 +12,7 @@
 #include "timing_page.h"
 
 
-struct measure_config {
-    uint32_t samples, warmup, unroll, loops;
-    bool cold;
-};
+struct plan; /* plan.h: the benchmark's U, L, samples and warm-ups, resolved once */
 
 #define MEASURE_SAMPLES_MAX 2001
 #define MEASURE_ENSEMBLES 3
@@ -30,7 +27,7 @@ struct measure_damage {
 struct measurement {
     const char *failed;          /* NULL, or why no result could be taken */
     struct measure_damage damage; /* then no result either: a fault-like report */
-    uint32_t unroll, loops, samples;
+    uint32_t unroll, loops, samples; /* as measured: the plan's, L grown for a PIT timer */
     bool cold;
     /* Per-sample t(2U) - t(U): the cost of U*L bodies (ticks). */
     struct stats diff;
@@ -58,13 +55,13 @@ struct measurement {
 
 /* Times b (its generated function must exist). No output, no allocation:
  * the caller reports. ctx gives the registers and scratch data. */
-void measure_bench(const struct bench *b, const struct measure_config *cfg,
-                   const struct bench_ctx *ctx, struct measurement *m);
+void measure_bench(const struct bench *b, const struct plan *pl, const struct bench_ctx *ctx,
+                   struct measurement *m);
 
 /* As measure_bench, with `ref` (the ADD chain) sampled alongside, so a cycle
  * estimate divides two numbers taken at the same clock speed. */
 void measure_bench_with_reference(const struct bench *b, const struct bench *ref,
-                                  const struct measure_config *cfg, const struct bench_ctx *ctx,
+                                  const struct plan *pl, const struct bench_ctx *ctx,
                                   struct measurement *m);
 
 /* Cycles x100 per body from the reference measured alongside (false: none). */

@@ -4,12 +4,10 @@
 #include "cpu/cpu.h"
 #include "uarch/uarch.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "result.h"
 #include "timer.h"
 #include "trust.h"
-
-OPTION_BOOL(hist, "hist", false, "also print a histogram of each result's samples");
 
 /* The expectation for this CPU: a loaded file's own, else the tables of
  * kernel/uarch/, most specific microarchitecture first. */
@@ -124,7 +122,7 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
     if (r->expect)
         r->tolerance_x100 = expect_tolerance(r->expect);
     r->verdict = verdict(r);
-    if (opt_hist && !m->cold)
+    if (settings.hist && !m->cold)
         histogram(m, r);
 }
 

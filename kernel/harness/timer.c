@@ -1,16 +1,8 @@
 #include "cpu/cpu.h"
 #include "measure.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "timer.h"
-
-enum { TIMER_AUTO = 4 };
-static const struct option_name timer_modes[] = {
-    { "auto", TIMER_AUTO }, { "cpuid", READ_CPUID }, { "rdtscp", READ_RDTSCP },
-    { "lfence", READ_LFENCE }, { "pit", READ_PIT }, { NULL, 0 },
-};
-OPTION_ENUM(timer, "timer", TIMER_AUTO, timer_modes,
-            "counter reads: auto, cpuid (CPUID;RDTSC), rdtscp, lfence, pit (no TSC)");
 
 struct timer_info timer;
 
@@ -68,13 +60,13 @@ static void choose_mode(const struct timer_platform *tp)
 {
     const char *why;
     enum read_mode m = choose_auto(&why);
-    if (opt_timer != TIMER_AUTO) {
-        const char *no = mode_unusable((enum read_mode)opt_timer, tp);
+    if (settings.timer != TIMER_AUTO) {
+        const char *no = mode_unusable((enum read_mode)settings.timer, tp);
         if (no) {
             log_note("warn", "timer", "timer=%s cannot be used: %s; using %s",
-                        read_mode_name((enum read_mode)opt_timer), no, read_mode_name(m));
+                        read_mode_name((enum read_mode)settings.timer), no, read_mode_name(m));
         } else {
-            m = (enum read_mode)opt_timer;
+            m = (enum read_mode)settings.timer;
             why = "chosen on the command line";
         }
     }

@@ -13,11 +13,11 @@ struct trust trust;
 #define PLAUSIBLE_MIN_X100 20   /* 0.2 ticks per cycle: a TSC 5x slower than the core */
 #define PLAUSIBLE_MAX_X100 400  /* 4 ticks per cycle */
 
-void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx)
+void trust_check(const struct plan *pl, const struct bench_ctx *ctx)
 {
     trust = (struct trust){ 0 };
     static struct measurement m;
-    measure_bench(&trust_reference, cfg, ctx, &m);
+    measure_bench(&trust_reference, pl, ctx, &m);
     if (!m.failed) {
         trust.add_known = m.value_x100 > 0;
         trust.add_ticks_x100 = m.value_x100;

@@ -23,7 +23,7 @@ struct trust {
 extern struct trust trust;
 
 /* Times the reference and decides; fills `trust` (write_trust reports it). */
-void trust_check(const struct measure_config *cfg, const struct bench_ctx *ctx);
+void trust_check(const struct plan *pl, const struct bench_ctx *ctx);
 
 /* Core cycles x100 for a tick count x100 (exact or estimated); false when unknown. */
 bool trust_cycles_x100(int64_t ticks_x100, int64_t *cycles_x100);

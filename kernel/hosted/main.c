@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "hosted.h"
-#include "lib/option.h"
+#include "options/option.h"
+#include "options/settings.h"
 #include "platform/platform.h"
 #include "run/run.h"
 #include "serve/serve.h"
 #include "formats/formats.h"
-#include "formats/formats.h"
+#include "report/write.h"
 
 static char cmdline[1024];
 
@@ -34,13 +35,39 @@ static void join_arguments(int argc, char **argv)
     cmdline[len] = '\0';
 }
 
+/* --help or -h anywhere: what the runner takes, then the options table
+ * (the kernel's `help`), and no run; a script asking for help must not
+ * start the suite. */
+static bool help_asked(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
+static int usage(const char *argv0)
+{
+    const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+    printf("usage: %s [KEY=VALUE | KEY]...\n"
+           "The cyclekit harness and benchmarks as a Linux program. The arguments are the kernel's\n"
+           "command line, word for word (%s bench=calib/* samples=501 hist); the exit code is\n"
+           "the run's status (0: complete, nothing wrong).\n\n", name, name);
+    write_help();
+    fflush(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    settings_defaults(); /* before anything reads an option */
     hosted_save_segments();
     hosted_long_mode(&hosted_platform);
     platform_install(&hosted_platform);
     run_install_abort();
     formats_install();
+    if (help_asked(argc, argv))
+        return usage(argv[0]);
     join_arguments(argc, argv);
     hosted_guard_init();
     options_parse(cmdline);

@@ -12,12 +12,9 @@
 #include <unistd.h>
 
 #include "hosted.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "load/loaded.h"
 #include "load/module_format.h"
-
-/* 256: a word of the command line holds at most 255 characters (options.c). */
-OPTION_STR(module, "module", 256, "", "benchmark files to load (hosted runner), comma-separated paths");
 
 #define HOSTED_MODULES_MAX 16
 
@@ -50,7 +47,7 @@ unsigned hosted_boot_modules(const struct platform_module **list)
     if (!read) {
         char path[256];
         read = true;
-        for (const char *p = opt_module; n < HOSTED_MODULES_MAX && *p;) {
+        for (const char *p = settings.module; n < HOSTED_MODULES_MAX && *p;) {
             size_t len = strcspn(p, ",");
             snprintf(path, sizeof path, "%.*s", (int)len, p);
             if (len)

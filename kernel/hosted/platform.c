@@ -11,25 +11,9 @@
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "hosted.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "platform/platform.h"
 #include "record/log.h"
-
-/* The bare-metal platform's options, so the same names exist here too. */
-OPTION_ELSEWHERE(serial, "serial", "bare metal only (the hosted runner writes to stdout)");
-OPTION_ELSEWHERE(baud, "baud", "bare metal only (the hosted runner writes to stdout)");
-OPTION_ELSEWHERE(screen, "screen", "bare metal only (the hosted runner has no screen of its own)");
-OPTION_ELSEWHERE(exit, "exit", "bare metal only (the hosted runner's exit code is the run status)");
-OPTION_ELSEWHERE(overflow, "overflow", "bare metal only (the double-fault task is a ring-0 mechanism)");
-OPTION_ELSEWHERE(acpi, "acpi", "bare metal only (the hosted runner reads no ACPI tables)");
-/* Long mode's options (kernel/bare/long); the 64-bit hosted runner
- * and hosted huge pages may give them a meaning here. */
-OPTION_ELSEWHERE(mode, "mode", "bare metal only (the hosted runner's mode is the binary's: 32-bit)");
-OPTION_ELSEWHERE(pages, "pages", "bare metal only (long mode's identity map)");
-OPTION_ELSEWHERE(keys, "keys", "bare metal only (the hosted runner has no screen to page)");
-
-OPTION_UINT(hostmem, "hostmem", 256, 0, 1024,
-            "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
 
 static uint8_t *big_base;
 static uint64_t big_size;
@@ -40,9 +24,9 @@ static void map_big_memory(void)
     if (big_tried)
         return;
     big_tried = true;
-    if (!opt_hostmem)
+    if (!settings.hostmem)
         return;
-    size_t size = (size_t)opt_hostmem << 20;
+    size_t size = (size_t)settings.hostmem << 20;
     /* 2 MiB more than asked, so a 2 MiB-aligned block of `size` fits inside,
      * advised MADV_HUGEPAGE (madvise(2)): with transparent huge pages in
      * "madvise" or "always" mode the chain's pages are 2 MiB and large
@@ -53,7 +37,7 @@ static void map_big_memory(void)
     void *m = mmap(NULL, size + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
         log_note("warn", "memory", "could not map %u MiB for mem/ benchmarks; they get none",
-                    (unsigned)opt_hostmem);
+                    (unsigned)settings.hostmem);
         return;
     }
     void *p = (void *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));

@@ -10,6 +10,7 @@ enum run_status {
     STATUS_BENCH_FAULT = 2,   /* complete, a benchmark faulted (reported, run went on) */
     STATUS_KERNEL_FAULT = 3,  /* a kernel phase faulted unexpectedly */
     STATUS_SELFTEST_FAIL = 4, /* the self-test did not see what it provoked */
+    STATUS_NOTHING_SELECTED = 5, /* complete, but bench= matched nothing: nothing was measured */
 };
 
 static inline int status_worst(int a, int b) { return a > b ? a : b; }

@@ -1,11 +1,8 @@
 #include "counters.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "stats/stats.h"
-
-OPTION_STR(events, "events", 256, "",
-           "counter events per result: names or raw codes (0xC0, 0x2e:0x41), comma-separated");
 
 struct counters counters;
 
@@ -29,7 +26,7 @@ static void parse_events(void)
 {
     char word[48];
     counters.nchosen = 0;
-    for (const char *p = opt_events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
+    for (const char *p = settings.events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
         if (counters.nchosen == COUNTERS_EVENTS_MAX) {
             log_note("warn", "events", "more than %d events: '%s' and later ignored",
                         COUNTERS_EVENTS_MAX, word);
@@ -101,10 +98,6 @@ uint32_t counters_hold_spare(const char **why)
     return pmu_counter_msr(d, c);
 }
 
-#define COUNT_SAMPLES_MAX 64
-static uint64_t counts[PMU_MAX_GP][3][COUNT_SAMPLES_MAX], diff_buf[COUNT_SAMPLES_MAX],
-    scratch_buf[COUNT_SAMPLES_MAX];
-
 /* A counter for sel that this pass has not taken, or -1: a proved fixed
  * counter (fixed) or a general one that no benchmark holds. */
 static int free_counter(const struct pmu_driver *d, const struct pmu_eventsel *sel, uint64_t busy, bool fixed)
@@ -134,7 +127,7 @@ static bool names_fixed_event(const struct pmu_driver *d, const struct pmu_event
  * (on a fixed counter that can count them when none is left). At most
  * PMU_MAX_GP per pass (the measuring loop's arrays). When nothing is left
  * to place, the benchmark's hold on a counter ends with its run. */
-static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
+unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
                           const bool *done, unsigned *event_of, unsigned *counter_of)
 {
     unsigned placed = 0;
@@ -156,67 +149,6 @@ static unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, 
     if (!placed)
         d->reserved = 0;
     return placed;
-}
-
-unsigned counters_measure(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
-                          counters_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
-                          uint32_t samples, int64_t *per_body_x100, int *err)
-{
-    bool done[COUNTERS_EVENTS_MAX * 8] = { false };
-    unsigned passes = 0;
-    if (n > sizeof done / sizeof done[0])
-        n = sizeof done / sizeof done[0];
-    if (samples > COUNT_SAMPLES_MAX)
-        samples = COUNT_SAMPLES_MAX;
-    if (samples == 0)
-        samples = 1;
-    for (unsigned i = 0; i < n; i++) {
-        err[i] = 0;
-        per_body_x100[i] = 0;
-    }
-    uint64_t iters = (uint64_t)unroll * loops;
-    for (;;) {
-        unsigned event_of[PMU_MAX_GP], counter_of[PMU_MAX_GP];
-        unsigned placed = plan_pass(d, sel, n, done, event_of, counter_of);
-        if (!placed)
-            break;
-        passes++;
-        for (unsigned k = 0; k < placed; k++) {
-            done[event_of[k]] = true;
-            err[event_of[k]] = pmu_program(d, counter_of[k], &sel[event_of[k]]);
-        }
-        const uint32_t copies[3] = { 0, unroll, 2 * unroll };
-        for (int v = 0; v < 3; v++) /* warm-up, once per variant */
-            run(ctx, copies[v]);
-        for (uint32_t s = 0; s < samples; s++) {
-            for (int v = 1; v < 3; v++) {
-                uint64_t before[PMU_MAX_GP] = { 0 }, after[PMU_MAX_GP] = { 0 };
-                for (unsigned k = 0; k < placed; k++)
-                    if (!err[event_of[k]])
-                        err[event_of[k]] = pmu_read(d, counter_of[k], &before[k]);
-                run(ctx, copies[v]);
-                for (unsigned k = 0; k < placed; k++)
-                    if (!err[event_of[k]])
-                        err[event_of[k]] = pmu_read(d, counter_of[k], &after[k]);
-                for (unsigned k = 0; k < placed; k++)
-                    counts[k][v][s] = pmu_delta(before[k], after[k], pmu_counter_width(d, counter_of[k]));
-            }
-        }
-        for (unsigned k = 0; k < placed; k++) {
-            if (err[event_of[k]])
-                continue;
-            for (uint32_t s = 0; s < samples; s++)
-                diff_buf[s] = counts[k][2][s] > counts[k][1][s] ? counts[k][2][s] - counts[k][1][s] : 0;
-            struct stats st;
-            stats_compute(diff_buf, samples, scratch_buf, &st);
-            per_body_x100[event_of[k]] = (int64_t)stats_div_round(st.median_x100, iters);
-        }
-        pmu_stop(d);
-    }
-    for (unsigned i = 0; i < n; i++)
-        if (!done[i])
-            err[i] = PMU_ERR_EVENT; /* no counter of this driver may count it */
-    return passes;
 }
 
 /* At the end of the run every PMU MSR must read back what it held before

@@ -1,7 +1,7 @@
 /* Performance counters in the harness: choose the driver, prove it counts,
- * then count events around benchmark bodies the way time is measured (0, U
- * and 2U copies; the difference per body), and restore every PMU MSR at the
- * end. Without a counting driver, results carry time only. */
+ * take them for the run (the harness counts events around bodies:
+ * harness/count.c), and restore every PMU MSR at the end. Without a
+ * counting driver, results carry time only. */
 #ifndef CK_COUNTERS_H
 #define CK_COUNTERS_H
 #include <stdbool.h>
@@ -24,26 +24,21 @@ struct counters {
 
 extern struct counters counters;
 
-/* Runs the body once with `copies` copies (the loop count already set). */
-typedef void (*counters_run_fn)(void *ctx, uint32_t copies);
-
 /* Select, bind and prove the driver (workload: a loop of known length). */
 void counters_prove(const struct cpu_info *c, const struct msr_ops *msr);
 /* After the proof was reported: take the counters for the run (the cycle
  * event, events=, save every PMU MSR). */
 void counters_take(void);
 
-/* Events per body, x100, for sel[0..n): in passes of as many events as the
- * driver has general counters; per pass `samples` samples of 0, U and 2U
- * copies, median of (count(2U) - count(U)) / (U*L). err[i] is 0 or why that
- * event has no value (PMU_ERR_*, a fault code). Returns the passes used. */
-unsigned counters_measure(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
-                          counters_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
-                          uint32_t samples, int64_t *per_body_x100, int *err);
+/* One pass of the counter loop (harness/count.c): places as many of the
+ * events not yet done as there are counters that may count them;
+ * event_of[k] is counted by counter_of[k]. Returns how many it placed. */
+unsigned plan_pass(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
+                   const bool *done, unsigned *event_of, unsigned *counter_of);
 
 /* For a benchmark that writes a counter (sys/wrmsr/counter) while events
  * are counted: the MSR of the last general counter, held from every event
- * until the next counters_measure() has placed them all (a hold made for a
+ * until the next count_events() (harness/count.c) has placed them all (a hold made for a
  * benchmark that counts nothing ends with the next one's). 0 and *why when
  * the driver has no general counter to spare. */
 uint32_t counters_hold_spare(const char **why);

@@ -114,7 +114,7 @@ void write_bench_list_heading(unsigned count);
  * and "min_cpus" (unmet: why it cannot run here, or NULL). */
 void write_smp_bench_entry(const struct smp_bench *b, const char *unmet);
 void write_bench_entry(const struct bench *b, const char *unmet);   /* unmet: NULL or why not here */
-void write_results_heading(const struct measure_config *cfg);
+void write_results_heading(const struct plan *pl);
 void write_result(const struct result *r);
 void write_skip(const char *name, const char *reason);
 void write_sweep(const struct event_sweep *s);

@@ -1,5 +1,5 @@
 /* The help table (option help): every option with its default and choices. */
-#include "lib/option.h"
+#include "options/option.h"
 #include "record/log.h"
 #include "write.h"
 

@@ -3,11 +3,10 @@
  * event sweep still writes its readable lines here (its text needs each
  * event's description, which the record does not carry). */
 #include "lib/fmt.h"
-#include "lib/option.h"
+#include "harness/plan.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "write.h"
-
-OPTION_BOOL(raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
 
 static void stats_object(const char *key, const struct result_stats *st)
 {
@@ -181,7 +180,7 @@ static void record(const struct result *r)
 void write_result(const struct result *r)
 {
     record(r);
-    if (opt_raw)
+    if (settings.raw)
         raw_samples(r->m);
 }
 
@@ -193,10 +192,10 @@ void write_skip(const char *name, const char *reason)
     rec_close();
 }
 
-void write_results_heading(const struct measure_config *cfg)
+void write_results_heading(const struct plan *pl)
 {
     log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
-             "U=%u L=%u S=%u\n", (unsigned)cfg->unroll, (unsigned)cfg->loops, (unsigned)cfg->samples);
+             "U=%u L=%u S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops, (unsigned)pl->samples);
     log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
 }
 

@@ -9,13 +9,12 @@
 #include "harness/timer.h"
 #include "harness/trust.h"
 #include "lib/kstring.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "report/write.h"
 #include "smp_phase.h"
 #include "suite.h"
 
-extern char opt_select[]; /* bench= (suite.c) */
-extern bool opt_list;     /* list= (suite.c): nothing is measured */
 
 /* Whether b runs here. Too few processors is an info note when bench= asks
  * for smp/ by name (a default bench=* run on one processor says nothing); a
@@ -28,7 +27,7 @@ static bool runs(const struct smp_bench *b, unsigned running)
     if (!smp_bench_unmet(b, running, why, sizeof why))
         return true;
     if (running < smp_bench_min_cpus(b)) {
-        if (kstrncmp(opt_select, "smp/", 4) == 0)
+        if (kstrncmp(settings.bench, "smp/", 4) == 0)
             log_note("info", "smp", "%s: %s; not measured", b->name, why);
     } else {
         write_skip(b->name, why);
@@ -40,7 +39,7 @@ void between_cores(const struct platform *p)
 {
     const struct smp_info *s = smp_started();
     unsigned running = smp_bench_running(p, s);
-    if (opt_list)
+    if (settings.list) /* nothing is measured */
         return;
     for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++) {
         if (!runs(b, running))

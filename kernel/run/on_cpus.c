@@ -10,15 +10,10 @@
 #include "cpu/topology/cpu_topology.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "on_cpus.h"
 #include "record/log.h"
 #include "smp_phase.h"
-
-OPTION_STR(on, "on", 128, "",
-           "run each benchmark on these processors one at a time: all, N (the first N running) "
-           "or APIC IDs with commas (0,2); default: the boot processor (on a hybrid CPU: one "
-           "processor of each core type)");
 
 static bool left_out[SMP_MAX_CPUS]; /* abandoned processors, by slot */
 static bool named; /* the last on_targets' results name their processor */
@@ -183,10 +178,10 @@ unsigned on_targets(struct on_target *t, unsigned max)
 {
     static bool said;
     struct on_choice why;
-    unsigned n = on_choose(smp_started(), opt_on, bsp_core_type(), left_out, t, max, &why);
+    unsigned n = on_choose(smp_started(), settings.on, bsp_core_type(), left_out, t, max, &why);
     if (why.bad && !said) {
         said = true;
-        log_note("warn", "cmdline", "on=%s: %s; the boot processor is used", opt_on, why.bad);
+        log_note("warn", "cmdline", "on=%s: %s; the boot processor is used", settings.on, why.bad);
     }
     if (why.hybrid)
         note_hybrid(t, n);
@@ -196,7 +191,7 @@ unsigned on_targets(struct on_target *t, unsigned max)
 
 bool on_given(void)
 {
-    return opt_on[0] != '\0';
+    return settings.on[0] != '\0';
 }
 
 bool on_names_cpu(void)

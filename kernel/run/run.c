@@ -9,7 +9,8 @@
 #include "cpu/msrscan.h"
 #include "between_cores.h"
 #include "guarded_step.h"
-#include "lib/option.h"
+#include "options/option.h"
+#include "options/settings.h"
 #include "platform/platform.h"
 #include "platform/status.h"
 #include "record/log.h"
@@ -19,13 +20,6 @@
 #include "selftest.h"
 #include "suite.h"
 #include "topology_phase.h"
-
-OPTION_BOOL(help, "help", false, "print the options and their values first");
-OPTION_BOOL(selftest, "selftest", false,
-            "provoke #DE, #UD, #GP and a nonexistent MSR read, then every vector a benchmark body "
-            "can raise (inside a benchmark); check each is caught and the state restored");
-OPTION_BOOL(msrscan, "msrscan", false,
-            "read MSRs 0x0-0x1FFF, 0xC0000000-0xC0001FFF, 0xC0010000-0xC0011FFF (reads only)");
 
 static const struct platform *here;
 static const struct platform_info *described; /* NULL: the platform describes nothing */
@@ -112,24 +106,24 @@ int run_suite(const struct platform *p, const struct run_session *session)
         described = &info;
     }
     options_report_problems();
-    if (opt_help)
+    if (settings.help)
         write_help();
 
     status = status_worst(status, phase(p, "cpu identification", cpu_probe));
     status = status_worst(status, phase(p, "cpu setup", p->after_cpu_probe ? cpu_setup : NULL));
     status = status_worst(status, phase(p, "cpu report", cpu_record));
-    if (opt_msrscan)
+    if (settings.msrscan)
         status = status_worst(status, phase(p, "msr scan", msr_scan));
     status = status_worst(status, phase(p, "topology", topology));
 
     status = status_worst(status, phase(p, "benchmark files", boot_modules_load));
-    if (opt_selftest)
+    if (settings.selftest)
         status = status_worst(status, selftest_run(p));
 
     if (session && session->wanted(p))
         status = status_worst(status, session->run(p));
     else
-        status = status_worst(status, suite_run(p, opt_selftest ? selftest_in_benchmarks : NULL));
+        status = status_worst(status, suite_run(p, settings.selftest ? selftest_in_benchmarks : NULL));
     status = status_worst(status, phase(p, "between cores", smp_measure));
 
     if (status == STATUS_OK && log_errors())

@@ -2,22 +2,10 @@
  * enabled ones, narrowed by cpus=), the platform's start-up, the "smp"
  * record, and a note for each one that did not come up. */
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "report/write.h"
 #include "smp_phase.h"
-
-OPTION_STR(cpus, "cpus", 128, "all",
-           "which processors start: all, N (the first N the platform lists: the MADT, or the "
-           "hosted runner's allowed CPUs; 1: only the boot one) or APIC IDs with commas (0,2,5)");
-OPTION_UINT(smpfault, "smpfault", 0, 0, 0xffffffffu,
-            "test: the processor with this APIC ID (not the boot one) faults as it starts");
-static const struct option_name fault_kinds[] = {
-    { "ud", SMP_FAULT_UD }, { "overflow", SMP_FAULT_OVERFLOW }, { NULL, 0 },
-};
-OPTION_ENUM(smpfaultkind, "smpfaultkind", SMP_FAULT_UD, fault_kinds,
-            "with smpfault=: ud (it executes UD2: #UD) or overflow (it pushes until its stack is "
-            "gone: a double fault, caught on its own double-fault stack)");
 
 #define ANSWER_MS 1000 /* TCG on a loaded host can take long; real ones answer in microseconds */
 
@@ -35,12 +23,12 @@ static bool listed(const uint32_t *ids, unsigned n, uint32_t id)
  * understood; ids/n narrowed in place. */
 static const char *narrow(uint32_t *ids, unsigned *n)
 {
-    if (kstrcmp(opt_cpus, "all") == 0)
+    if (kstrcmp(settings.cpus, "all") == 0)
         return 0;
     uint32_t want[SMP_MAX_CPUS];
     unsigned nwant = 0;
     bool list = false;
-    for (const char *p = opt_cpus; *p; p++) {
+    for (const char *p = settings.cpus; *p; p++) {
         if (*p == ',') {
             list = true;
             if (++nwant >= SMP_MAX_CPUS)
@@ -50,11 +38,11 @@ static const char *narrow(uint32_t *ids, unsigned *n)
         }
         if (*p < '0' || *p > '9')
             return "not all, a number or a list of APIC IDs";
-        if (p == opt_cpus)
+        if (p == settings.cpus)
             want[0] = 0;
         want[nwant] = want[nwant] * 10 + (uint32_t)(*p - '0');
     }
-    if (!opt_cpus[0])
+    if (!settings.cpus[0])
         return "empty";
     nwant++;
     if (!list) {
@@ -107,7 +95,7 @@ void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, c
     unsigned want = boot_first(madt_ids, n, bsp, ids);
     const char *bad = narrow(ids, &want);
     if (bad) {
-        log_note("warn", "cmdline", "cpus=%s: %s; all processors are started instead", opt_cpus, bad);
+        log_note("warn", "cmdline", "cpus=%s: %s; all processors are started instead", settings.cpus, bad);
         want = boot_first(madt_ids, n, bsp, ids);
     }
     if (!p->smp_start) {
@@ -121,8 +109,8 @@ void smp_phase(const struct platform *p, const uint32_t *madt_ids, unsigned n, c
             log_note("info", "smp", "one processor is used (no MADT)");
         return;
     }
-    struct smp_request req = { ids, want, opt_smpfault ? (uint32_t)opt_smpfault : SMP_NO_FAULT,
-                               opt_smpfaultkind, ANSWER_MS };
+    struct smp_request req = { ids, want, settings.smpfault ? settings.smpfault : SMP_NO_FAULT,
+                               settings.smpfaultkind, ANSWER_MS };
     kmemset(&smp, 0, sizeof smp);
     p->smp_start(&req, &smp);
     for (unsigned i = 0; i < n && smp.n < SMP_MAX_CPUS && !smp.why_not; i++)

@@ -7,7 +7,7 @@
 #include "cpu/cpu.h"
 #include "cpu/topology/cpu_topology.h"
 #include "harness/bench.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "smp/loaded_chase.h"
 #include "record/log.h"
 #include "report/write.h"
@@ -39,9 +39,6 @@ void smp_run_tsc(const struct smp_bench_run *r)
     write_tsc_sync(&t, r->trusted);
 }
 
-OPTION_STR(sibling, "sibling", 32, SIBLING_DEFAULT,
-           "smp/sibling: BODY[,ANTAGONIST] or all (add against each): " SIBLING_NAMES);
-
 /* A bad sibling= is noted when smp/sibling runs (the only user), naming
  * the text, the valid names and the default used instead. */
 void smp_run_sibling(const struct smp_bench_run *r)
@@ -50,8 +47,8 @@ void smp_run_sibling(const struct smp_bench_run *r)
     static struct sibling_result s;
     struct sibling_choice c;
     char why[64];
-    if (!sibling_choice_parse(opt_sibling, &c, why, sizeof why))
-        log_note("warn", "cmdline", "sibling=%s: %s (valid: %s; all); %s is used", opt_sibling, why,
+    if (!sibling_choice_parse(settings.sibling, &c, why, sizeof why))
+        log_note("warn", "cmdline", "sibling=%s: %s (valid: %s; all); %s is used", settings.sibling, why,
                  SIBLING_NAMES, SIBLING_DEFAULT);
     cpu_topology_decode(cpu, &t);
     sibling_measure(r->p, r->smp, &t, &c, &s);

@@ -1,49 +1,27 @@
-/* The benchmark suite: counters, timer and trust, then select, check
- * requirements, measure under a guard, and hand each result to its writer.
- * A benchmark never prints; everything it says goes out here. */
-#include "platform/platform.h"
-#include "harness/bench_registry.h"
-#include "pmu/counters.h"
-#include "cpu/cpu.h"
-#include "lib/fmt.h"
-#include "guarded_step.h"
-#include "lib/kstring.h"
+/* The benchmark suite: counters, timer and trust, then every benchmark
+ * bench= selects (bench_run.c measures each), the event sweep, and the
+ * PMU's restore check. A benchmark never prints; everything it says goes
+ * out through the writers. */
+#include "bench_run.h"
 #include "clock/aperf.h"
-#include "harness/measure.h"
-#include "platform/msr.h"
-#include "lib/option.h"
-#include "record/log.h"
-#include "report/write.h"
-#include "harness/result.h"
-#include "harness/smi.h"
-#include "platform/status.h"
-#include "progress.h"
-#include "on_cpus.h"
-#include "smp_phase.h"
-#include "suite.h"
+#include "cpu/cpu.h"
+#include "guarded_step.h"
+#include "harness/bench_registry.h"
+#include "harness/plan.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
+#include "lib/kstring.h"
 #include "load/loaded.h"
-
-OPTION_UINT(samples, "samples", 201, 1, MEASURE_SAMPLES_MAX, "samples per result");
-OPTION_UINT(warmup, "warmup", 2, 0, 100, "warm-up runs before sampling");
-OPTION_UINT(unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, "copies of the body per loop iteration (U)");
-OPTION_UINT(loops, "loops", 100, 1, 1000000, "loop iterations per sample (L)");
-OPTION_BOOL(cold, "cold", false, "measure the first execution only (no warm-up, one sample)");
-OPTION_BOOL(quick, "quick", false, "fewer samples (31) for a fast overview");
-OPTION_BOOL(list, "list", false, "list the benchmarks instead of running them");
-OPTION_STR(select, "bench", 256, "*", "which benchmarks: globs separated by commas (p5/*,lat/*)");
-OPTION_STR(sweep, "sweep", 64, "",
-           "event sweep: run this benchmark once per event of the CPU's counter table");
-OPTION_UINT(watchdog, "watchdog", 2000, 0, 600000,
-            "ms a loaded benchmark's measurement may take before it is stopped as a fault (0: no bound)");
-OPTION_BOOL(pmu, "pmu", true, "use the performance counters when they prove they count");
-
-/* Event samples per result (counting is exact; a few samples find the median). */
-#define EVENT_SAMPLES 9
-
-#define SCRATCH_SIZE (64 * 1024)
-static uint8_t scratch[SCRATCH_SIZE] __attribute__((aligned(4096)));
+#include "options/settings.h"
+#include "platform/platform.h"
+#include "platform/status.h"
+#include "pmu/counters.h"
+#include "progress.h"
+#include "record/log.h"
+#include "report/write.h"
+#include "smp_phase.h"
+#include "suite.h"
+#include "sweep.h"
 
 /* Built-in benchmarks first, in their files' order, then the loaded ones
  * (kernel/load/) in the order they came: one list, listed and run alike. */
@@ -53,344 +31,13 @@ static const struct bench *all_at(unsigned i)
     return i < bench_count() ? bench_begin() + i : loaded_at(i - bench_count());
 }
 
-/* bench_unmet (a built-in BENCH64 body only where the platform can call
- * 64-bit code); a loaded file's 64-bit body gives the platform's reason as
- * it stands, since the file's mode is what the user chose. */
-static const char *unmet_here(const struct platform *p, const struct bench *b, char *buf, size_t size)
-{
-    if (b->loaded && b->mode == 64 && !p->call64)
-        return p->long_mode_why ? p->long_mode_why : "64-bit code cannot run on this platform";
-    return bench_unmet(b, p->ring0, buf, size);
-}
-
 bool suite_selects(const char *name)
 {
     char glob[64];
-    for (const char *p = opt_select; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
+    for (const char *p = settings.bench; (p = kword(p, ",", glob, sizeof glob)) != NULL;)
         if (kglob(glob, name))
             return true;
     return false;
-}
-
-static void default_context(const struct platform *p, struct bench_ctx *ctx)
-{
-    *ctx = (struct bench_ctx){ 0 };
-    ctx->scratch = scratch;
-    ctx->scratch_size = SCRATCH_SIZE;
-    ctx->eax = 1;
-    ctx->ebx = 1;
-    ctx->ecx = 1;
-    ctx->edx = 0;
-    ctx->esi = (uint32_t)(uintptr_t)scratch;
-    ctx->edi = (uint32_t)(uintptr_t)(scratch + SCRATCH_SIZE / 2);
-    ctx->unroll = opt_unroll;
-    ctx->loops = opt_loops;
-    if (p->big_memory)
-        p->big_memory(&ctx->big, &ctx->big_size);
-}
-
-static void config(struct measure_config *cfg)
-{
-    cfg->samples = opt_quick && opt_samples == 201 ? 31 : opt_samples;
-    cfg->warmup = opt_warmup;
-    cfg->unroll = opt_unroll;
-    cfg->loops = opt_loops;
-    cfg->cold = opt_cold;
-}
-
-static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)
-{
-    if (ec->n > COUNTERS_EVENTS_MAX)
-        return;
-    ec->sel[ec->n] = *sel;
-    if (sel->name) {
-        ec->names[ec->n] = sel->name;
-    } else {
-        ksnprintf(ec->raw_names[ec->n], sizeof ec->raw_names[0], "0x%x:0x%x", sel->code, sel->umask);
-        ec->names[ec->n] = ec->raw_names[ec->n];
-    }
-    ec->n++;
-}
-
-static void choose_events(const struct bench *b, struct event_counts *ec)
-{
-    ec->n = 0;
-    ec->cycles_index = -1;
-    if (!counters.active)
-        return;
-    if (counters.nchosen) {
-        for (unsigned i = 0; i < counters.nchosen; i++)
-            add_event(ec, &counters.chosen[i]);
-    } else if (b->events) {
-        char word[48];
-        const char *p = b->events;
-        while (ec->n < COUNTERS_EVENTS_MAX && (p = kword(p, " ,", word, sizeof word)) != NULL) {
-            struct pmu_eventsel sel;
-            if (pmu_event_parse(&counters.drv, word, &sel) == 0)
-                add_event(ec, &sel);
-        }
-    }
-    if (counters.cycles && !trust.cycles_exact) {
-        ec->cycles_index = (int)ec->n;
-        add_event(ec, &counters.cycles_sel);
-    }
-}
-
-struct guarded_measure {
-    const struct bench *b;
-    const struct measure_config *cfg;
-    const struct bench_ctx *ctx;
-    struct measurement *m;
-    struct event_counts *ec;
-    bool on_boot;   /* the boot processor: the only one whose IDT takes the watchdog's interrupt */
-};
-
-struct run_ctx {
-    const struct bench *b;
-    const struct bench_ctx *ctx;
-    uint32_t loops;
-};
-
-static void run_for_counters(void *arg, uint32_t copies)
-{
-    struct run_ctx *r = arg;
-    measure_run_copies(r->b, r->ctx, r->loops, copies);
-}
-
-static void guarded_measure(void *arg)
-{
-    struct guarded_measure *g = arg;
-    /* Cycles are estimated unless the TSC or a counter counts them: then the
-     * reference ADD chain is timed in the same sample loop. */
-    const struct bench *ref = trust.cycles_exact || g->ec->cycles_index >= 0 ? NULL : &trust_reference;
-    /* A loaded body is nobody's reviewed code: it may never end. */
-    if (g->b->loaded && opt_watchdog && platform->watchdog && g->on_boot)
-        (void)platform->watchdog(opt_watchdog);
-    measure_bench_with_reference(g->b, ref, g->cfg, g->ctx, g->m);
-    if (g->m->failed || g->m->cold || g->ec->n == 0)
-        return;
-    struct run_ctx r = { g->b, g->ctx, g->m->loops };
-    counters_measure(&counters.drv, g->ec->sel, g->ec->n, run_for_counters, &r, g->m->unroll,
-                     g->m->loops, EVENT_SAMPLES, g->ec->x100, g->ec->err);
-}
-
-static bool uses_fpu(const struct bench *b)
-{
-    for (int i = 0; i < BENCH_NEEDS_MAX && b->needs[i] != FEAT_NONE; i++)
-        if (b->needs[i] == FEAT_FPU)
-            return true;
-    return false;
-}
-
-/* A body that broke its contract (measure.c found it after the body ran; the
- * generated epilogue had already put the caller's stack back): reported like
- * a fault, at the benchmark's function. */
-static int report_damage(const struct platform *p, const char *where, const struct bench *b,
-                         const struct measure_damage *d, struct fault_info *seen)
-{
-    struct fault_info info = { 0 };
-    info.vector = d->vector;
-    info.eip = (uint32_t)(uintptr_t)b->fn;
-    info.expected = d->expected;
-    info.seen = d->seen;
-    if (p->after_fault)
-        p->after_fault();
-    write_fault(where, &info);
-    if (seen) { /* provoked by the self-test */
-        *seen = info;
-        return STATUS_BENCH_FAULT;
-    }
-    log_note("error", "fault", "%s: %s (0x%x, expected 0x%x); it was stopped and the suite goes on",
-             where, fault_name(d->vector), (unsigned)d->seen, (unsigned)d->expected);
-    return STATUS_BENCH_FAULT;
-}
-
-/* The memory a mem/ benchmark walked: the large memory when its .prepare
- * said how much, else the scratch page; and the page size it is mapped with. */
-static void memory_of(const struct platform *p, const struct bench_ctx *ctx, struct result *r)
-{
-    const char *why = "the platform does not say";
-    const void *addr = ctx->working_set ? (const void *)ctx->big : (const void *)ctx->scratch;
-    uint64_t len = ctx->working_set ? ctx->working_set : ctx->scratch_size;
-    uint64_t page = p->page_size ? p->page_size(addr, len, &why) : 0;
-    result_memory(r, ctx, page, why);
-}
-
-static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
-                      struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t);
-
-static int run_one(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
-                   struct fault_info *seen)
-{
-    char why[160];
-    const char *unmet = unmet_here(p, b, why, sizeof why);
-    if (unmet) {
-        write_skip(b->name, unmet);
-        return STATUS_OK;
-    }
-    struct bench_ctx ctx;
-    default_context(p, &ctx);
-    if (b->prepare) {
-        const char *reason = b->prepare(&ctx);
-        if (reason) {
-            write_skip(b->name, reason);
-            return STATUS_OK;
-        }
-    }
-    struct on_target on[SMP_MAX_CPUS];
-    unsigned non = on_targets(on, SMP_MAX_CPUS);
-    if (seen) /* a fault the self-test provokes is seen by the boot processor's guard */
-        on[0] = (struct on_target){ ON_BOOT, on[0].apic_id, 0 }, non = 1;
-    int worst = STATUS_OK;
-    for (unsigned k = 0; k < non; k++)
-        worst = status_worst(worst, measure_on(p, b, cfg, &ctx, seen, &on[k]));
-    return worst;
-}
-
-/* A started processor measures in its mailbox, without counters (they are
- * programmed on the boot processor) and without the boot processor's
- * guard: its own IDT catches a fault and parks it (on_cpus.c). */
-static uintptr_t measure_in_mailbox(uintptr_t arg)
-{
-    guarded_measure((void *)arg);
-    return 1;
-}
-
-#define ON_CPU_MS 120000u /* a benchmark that takes longer on another processor is abandoned */
-#define ON_CPU_SLACK_MS 1000u /* beyond watchdog=: the mailbox's round trip, on a slow emulator too */
-
-/* How long a started processor may take: the watchdog's bound for a loaded
- * body (no interrupt reaches a started processor, so the bound is the boot
- * processor's wait: the body is abandoned there, still running), else
- * ON_CPU_MS for the suite's own reviewed bodies. */
-static uint32_t elsewhere_bound(const struct bench *b)
-{
-    return b->loaded && opt_watchdog ? (uint32_t)opt_watchdog + ON_CPU_SLACK_MS : ON_CPU_MS;
-}
-
-static int measure_elsewhere(const struct platform *p, struct guarded_measure *g, const char *where,
-                             const struct on_target *t)
-{
-    uint32_t bound = elsewhere_bound(g->b);
-    int w = p->smp_call && p->smp_call(t->slot, measure_in_mailbox, (uintptr_t)g)
-                ? p->smp_wait(t->slot, bound, NULL) : SMP_LOST;
-    if (w == SMP_DONE)
-        return STATUS_OK;
-    on_abandon(t->slot);
-    if (w == SMP_BUSY)
-        log_note("error", "fault", "%s on APIC ID %u: the processor did not finish within %u ms; it is "
-                 "abandoned and the suite goes on", where, (unsigned)t->apic_id, (unsigned)bound);
-    else
-        log_note("error", "fault", "%s on APIC ID %u: the processor faulted; it is abandoned and the suite "
-                 "goes on", where, (unsigned)t->apic_id);
-    return STATUS_BENCH_FAULT;
-}
-
-static int measure_on(const struct platform *p, const struct bench *b, const struct measure_config *cfg,
-                      struct bench_ctx *ctx, struct fault_info *seen, const struct on_target *t)
-{
-    if (b->mode == 64 && t->slot != ON_BOOT && smp_started()->cpus[t->slot].mode != 64) {
-        /* A started processor enters long mode with the boot processor
-         * (bare/smp/ap.c); one that could not runs the 32-bit path only. */
-        const char *why_32 = smp_started()->cpus[t->slot].why_32;
-        char why[160];
-        ksnprintf(why, sizeof why, "64-bit body: the processor with APIC ID %u runs the 32-bit path (%s)",
-                  (unsigned)t->apic_id, why_32 ? why_32 : "it did not enter long mode");
-        write_skip(b->name, why);
-        return STATUS_OK;
-    }
-    static struct measurement m;
-    static struct event_counts ec;
-    choose_events(b, &ec);
-    if (t->slot != ON_BOOT)
-        ec = (struct event_counts){ .n = 0, .cycles_index = -1 };
-    struct guarded_measure g = { b, cfg, ctx, &m, &ec, t->slot == ON_BOOT };
-    char where[96];
-    ksnprintf(where, sizeof where, "benchmark %s", b->name);
-    uint64_t smi_before = 0, smi_after = 0;
-    bool smi = smi_count(&smi_before);
-    int status = t->slot == ON_BOOT ? guarded_step_seen(p, where, guarded_measure, &g, STATUS_BENCH_FAULT, seen)
-                                    : measure_elsewhere(p, &g, where, t);
-    if (b->loaded && p->watchdog)
-        (void)p->watchdog(0); /* also after a fault: disarmed in every case */
-    m.smi_known = smi && smi_count(&smi_after);
-    m.smis = m.smi_known ? (smi_after - smi_before) & 0xffffffffu : 0;
-    if (status)
-        return status;
-    if (m.damage.vector)
-        return report_damage(p, where, b, &m.damage, seen);
-    if (uses_fpu(b) && p->after_fault) /* leave the x87 stack empty for the next one */
-        p->after_fault();
-    if (m.failed) {
-        write_skip(b->name, m.failed);
-        return STATUS_OK;
-    }
-    static struct result r;
-    result_compute(b, &m, &ec, &r);
-    memory_of(p, ctx, &r);
-    r.on_cpu = on_names_cpu(); /* on=, or the hybrid default (on_cpus.c) */
-    r.cpu = t->apic_id;
-    r.core_type = t->core_type;
-    write_result(&r);
-    if (r.estimate_disagrees)
-        log_note("warn", "aperf", "%s: the ADD-chain cycle estimate differs from APERF's count by more "
-                 "than 2 %%", b->name);
-    return STATUS_OK;
-}
-
-struct sweep_job {
-    const struct bench_ctx *ctx;
-    const struct measure_config *cfg;
-    struct pmu_eventsel sel[SWEEP_MAX];
-    struct event_sweep out;
-};
-
-static void guarded_sweep(void *arg)
-{
-    struct sweep_job *j = arg;
-    struct run_ctx r = { j->out.b, j->ctx, j->cfg->loops };
-    j->out.passes = counters_measure(&counters.drv, j->sel, j->out.n, run_for_counters, &r, j->cfg->unroll,
-                                     j->cfg->loops, EVENT_SAMPLES, j->out.x100, j->out.err);
-}
-
-/* PmonStat's idea: one benchmark, every event the CPU can count, a table. */
-static int event_sweep(const struct platform *p, const struct measure_config *cfg)
-{
-    const struct bench *b = bench_find(opt_sweep) ? bench_find(opt_sweep) : loaded_find(opt_sweep);
-    char why[160];
-    if (!b) {
-        log_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", opt_sweep);
-        return STATUS_OK;
-    }
-    const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);
-    if (!unmet && !counters.active)
-        unmet = "the performance counters are not counting on this machine (see the pmu record)";
-    if (unmet) {
-        write_skip("sweep", unmet);
-        return STATUS_OK;
-    }
-    static struct sweep_job job;
-    struct bench_ctx ctx;
-    default_context(p, &ctx);
-    if (b->prepare && (unmet = b->prepare(&ctx)) != NULL) {
-        write_skip("sweep", unmet);
-        return STATUS_OK;
-    }
-    job.ctx = &ctx;
-    job.cfg = cfg;
-    job.out = (struct event_sweep){ .b = b, .driver = counters.drv.name };
-    for (unsigned i = 0; i < counters.drv.nevents && job.out.n < SWEEP_MAX; i++) {
-        const struct pmu_event *e = &counters.drv.events[i];
-        if (!pmu_event_available(&counters.drv, e))
-            continue;
-        job.out.ev[job.out.n] = e;
-        job.sel[job.out.n++] = pmu_eventsel_of(e);
-    }
-    int status = guarded_step(p, "event sweep", guarded_sweep, &job, STATUS_BENCH_FAULT);
-    if (status)
-        return status;
-    write_sweep(&job.out);
-    return STATUS_OK;
 }
 
 static void init_counters(void *arg)
@@ -403,7 +50,7 @@ static void init_counters(void *arg)
 
 struct timing_setup {
     const struct platform *p;
-    const struct measure_config *cfg;
+    const struct plan *reference; /* the trust check's ADD chain, under its plan */
     const struct bench_ctx *ctx;
 };
 
@@ -413,7 +60,7 @@ static void init_timing(void *arg)
     timer_init(&t->p->timer);
     write_timer(&timer);
     aperf_probe(cpu, t->p->msr);
-    trust_check(t->cfg, t->ctx);
+    trust_check(t->reference, t->ctx);
     write_trust(&trust);
     write_clock(&aperf);
 }
@@ -421,7 +68,7 @@ static void init_timing(void *arg)
 /* Every PMU MSR must read back what it held before the run. */
 static void finish_counters(void)
 {
-    if (!opt_pmu)
+    if (!settings.pmu)
         return;
     struct counters_restore r;
     counters_finish(&r);
@@ -433,7 +80,7 @@ void suite_list(const struct platform *p)
     write_bench_list_heading(all_count() + smp_bench_count());
     for (unsigned i = 0; i < all_count(); i++) {
         char why[160];
-        write_bench_entry(all_at(i), unmet_here(p, all_at(i), why, sizeof why));
+        write_bench_entry(all_at(i), bench_unmet_here(p, all_at(i), why, sizeof why));
     }
     /* The smp/ declarations (between_cores.c runs them after the suite). */
     unsigned running = smp_bench_running(p, smp_started());
@@ -445,22 +92,22 @@ void suite_list(const struct platform *p)
 
 int suite_run_one(const struct platform *p, const struct bench *b, struct fault_info *seen)
 {
-    struct measure_config cfg;
-    config(&cfg);
-    return run_one(p, b, &cfg, seen);
+    return bench_run(p, b, seen);
 }
 
 /* The counters, the timer and the trust check, before any benchmark;
  * nonzero: no time base, nothing can be measured. */
-static int suite_setup(const struct platform *p, const struct measure_config *cfg, int *status)
+static int suite_setup(const struct platform *p, int *status)
 {
     struct bench_ctx ctx;
-    default_context(p, &ctx);
-    write_pmu_heading(opt_pmu);
+    bench_context(p, &ctx);
+    write_pmu_heading(settings.pmu);
     kmemset(&counters, 0, sizeof counters);
-    if (opt_pmu)
+    if (settings.pmu)
         *status = status_worst(*status, guarded_step(p, "performance counters", init_counters, NULL, STATUS_KERNEL_FAULT));
-    struct timing_setup setup = { p, cfg, &ctx };
+    struct plan reference;
+    plan_build(&trust_reference, &settings, &reference);
+    struct timing_setup setup = { p, &reference, &ctx };
     int timing = guarded_step(p, "timer and trust check", init_timing, &setup, STATUS_KERNEL_FAULT);
     if (timing)
         log_note("error", "timer", "no time base: the benchmarks cannot run");
@@ -470,9 +117,9 @@ static int suite_setup(const struct platform *p, const struct measure_config *cf
 int suite_run_selected(const struct platform *p, unsigned *ran)
 {
     int status = STATUS_OK;
-    struct measure_config cfg;
-    config(&cfg);
-    write_results_heading(&cfg);
+    struct plan defaults;
+    plan_build(NULL, &settings, &defaults);
+    write_results_heading(&defaults);
     *ran = 0;
     unsigned n = 0;
     for (unsigned i = 0; i < all_count(); i++)
@@ -484,7 +131,7 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
             continue;
         (*ran)++;
         progress_next(b->name);
-        status = status_worst(status, run_one(p, b, &cfg, NULL));
+        status = status_worst(status, bench_run(p, b, NULL));
     }
     progress_end();
     return status;
@@ -493,9 +140,7 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
 int suite_serve(const struct platform *p, int (*session)(const struct platform *p))
 {
     int status = STATUS_OK;
-    struct measure_config cfg;
-    config(&cfg);
-    int timing = suite_setup(p, &cfg, &status);
+    int timing = suite_setup(p, &status);
     if (timing)
         return status_worst(status, timing);
     status = status_worst(status, session(p));
@@ -512,27 +157,39 @@ static bool smp_selected(void)
     return false;
 }
 
+/* bench= matched nothing (and no sweep= or smp/ measurement was asked
+ * for): a script must not take that for a run that measured. With the
+ * self-test the self-test was the work asked for; a warning then. */
+static int nothing_selected(bool selftest)
+{
+    if (selftest) {
+        log_note("warn", "bench", "no benchmark matches bench=%s", settings.bench);
+        return STATUS_OK;
+    }
+    log_note("error", "bench", "no benchmark matches bench=%s; nothing was measured (boot with 'list' for "
+             "the names)", settings.bench);
+    return STATUS_NOTHING_SELECTED;
+}
+
 int suite_run(const struct platform *p, int (*before)(const struct platform *p))
 {
     int status = STATUS_OK;
-    struct measure_config cfg;
-    config(&cfg);
-    int timing = suite_setup(p, &cfg, &status);
+    int timing = suite_setup(p, &status);
     if (timing)
         return status_worst(status, timing);
     if (before)
         status = status_worst(status, before(p));
-    if (opt_list) {
+    if (settings.list) {
         suite_list(p);
         finish_counters();
         return status;
     }
     unsigned ran;
     status = status_worst(status, suite_run_selected(p, &ran));
-    if (!ran && !opt_sweep[0] && !smp_selected())
-        log_note("warn", "bench", "no benchmark matches bench=%s", opt_select);
-    if (opt_sweep[0])
-        status = status_worst(status, event_sweep(p, &cfg));
+    if (!ran && !settings.sweep[0] && !smp_selected())
+        status = status_worst(status, nothing_selected(before != NULL));
+    if (settings.sweep[0])
+        status = status_worst(status, event_sweep(p));
     finish_counters();
     return status;
 }

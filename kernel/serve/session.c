@@ -11,25 +11,20 @@
 #include "lib/crc32.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
 #include "load/loaded.h"
 #include "load/module_format.h"
 #include "platform/status.h"
 #include "record/log.h"
 #include "report/write.h"
+#include "options/option.h"
+#include "options/settings.h"
 #include "run/suite.h"
-
-OPTION_BOOL(serve, "serve", false,
-            "serial session: wait for requests (run, load, list, identify, reboot, end) instead of "
-            "running the suite");
-
-extern uint32_t opt_watchdog; /* run/suite.c: the bound on a loaded body */
 
 static int session_status;
 
 bool serve_wanted(const struct platform *p)
 {
-    if (!opt_serve)
+    if (!settings.serve)
         return false;
     if (p->read_byte)
         return true;
@@ -200,7 +195,7 @@ static int session(const struct platform *p)
 {
     static char line[SERVE_LINE_MAX];
     struct serve_info info = { SERVE_PROTOCOL, p->input_name ? p->input_name : "input",
-                               SERVE_LINE_MAX - 1, MODULE_FILE_MAX, opt_watchdog };
+                               SERVE_LINE_MAX - 1, MODULE_FILE_MAX, settings.watchdog };
     session_status = STATUS_OK;
     write_serve_ready(&info);
     for (;;) {

@@ -8,12 +8,8 @@
 #include "harness/bench_services.h"
 #include "lib/div64.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "stats/stats.h"
-
-OPTION_UINT(streamfault, "streamfault", 0, 0, 0xffffffffu,
-            "test: in smp/chase/loaded the streamer with this APIC ID (not the boot one) faults (#UD) "
-            "as it starts streaming; it is abandoned and the run completes");
 
 #define CHUNK 4096u           /* a streamer looks at the stop flag once per 4 KiB */
 #define MAX_PASSES 4096u      /* a streamer's own bound, should the stop never come */
@@ -135,7 +131,7 @@ static void start_streamers(const struct platform *p, const struct pool *pl, con
     for (unsigned i = 0; i < k; i++) {
         struct streamer *st = &streamers[pick[i]];
         *st = (struct streamer){ .buf = buffers + i * stream_bytes, .len = stream_bytes,
-                                 .fault = opt_streamfault && pl->apic[pick[i]] == opt_streamfault };
+                                 .fault = settings.streamfault && pl->apic[pick[i]] == settings.streamfault };
         posted[i] = p->smp_call(pl->slot[pick[i]], stream, (uintptr_t)st);
     }
     for (unsigned i = 0; i < k; i++)

@@ -137,10 +137,11 @@ def test_selection_by_glob_and_list(boot):
     assert listing.of_type("result") == []
 
 
-def test_no_match_is_a_warning(boot):
+def test_no_match_is_an_error_with_its_own_status(boot):
+    # Issue 22: a run that measured nothing must not exit 0 (platform/status.h: 5).
     log = boot(cpu="pentium", cmdline="bench=nothing/here")
-    assert_complete(log)
-    assert log.notes(level="warn", topic="bench")
+    assert_complete(log, status=5)
+    assert log.notes(level="error", topic="bench")
 
 
 @pytest.mark.parametrize("cpu,known", [("Skylake-Client", True), ("pentium", False)])

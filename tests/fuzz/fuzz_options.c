@@ -1,4 +1,4 @@
-/* The command line (kernel/lib/options.c) on any text, with every option of
+/* The command line (kernel/options/parse.c) on any text, with every option of
  * the kernel's portable code registered (the whole library is linked) and
  * one named number of our own, then the parsers of the text options' values:
  * bench= (word list and globs), events= (event names and raw codes, against
@@ -15,7 +15,7 @@
 #include "cpu/cpu.h"
 #include "harness/bench_registry.h"
 #include "lib/kstring.h"
-#include "lib/option.h"
+#include "options/option.h"
 #include "platform/platform.h"
 #include "report/write.h"
 #include "pmu/pmu.h"
@@ -24,7 +24,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };
-OPTION_UINT_NAMED(fuzzport, "fuzzport", 0x3f8, 0x100, 0xfff8, ports, "a named number");
+static uint32_t fuzzport;
+OPTION_UINT_AT(fuzzport, &fuzzport, "fuzzport", 0x3f8, 0x100, 0xfff8, ports, "a named number");
 
 extern const struct option __start_ck_options[];
 extern const struct option __stop_ck_options[];

@@ -384,11 +384,12 @@ def test_options_select_and_size_the_measurement():
             r["calib/add_chain"]["loops"]) == (15, 4, 50)
 
 
-def test_unmatched_selection_is_a_warning_not_a_failure():
+def test_unmatched_selection_is_an_error_with_its_own_status():
+    # Issue 22: a run that measured nothing must not exit 0 (platform/status.h: 5).
     log = run("bench=no/such/bench")
-    assert_complete(log)
+    assert_complete(log, status=5)
     assert not log.of_type("result")
-    assert log.notes(level="warn", topic="bench")
+    assert log.notes(level="error", topic="bench")
 
 
 def test_raw_option_prints_every_sample():

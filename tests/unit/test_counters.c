@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "harness/count.h"
 #include "pmu/counters.h"
 #include "pmu/pmu_prove.h"
 #include "msr_sim.h"
@@ -61,7 +62,7 @@ static void arch_events_per_body(void **state)
     parse_all(&d, names, 3, sel);
     int64_t v[3];
     int err[3];
-    unsigned passes = counters_measure(&d, sel, 3, run_sim, &s, 4, LOOPS, 9, v, err);
+    unsigned passes = count_events(&d, sel, 3, run_sim, &s, 4, LOOPS, 9, v, err);
     assert_int_equal(passes, 1);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
@@ -85,7 +86,7 @@ static void more_events_than_counters_take_passes(void **state)
     parse_all(&d, names, 5, sel);
     int64_t v[5];
     int err[5];
-    assert_int_equal(counters_measure(&d, sel, 5, run_sim, &s, 8, LOOPS, 5, v, err), 3);
+    assert_int_equal(count_events(&d, sel, 5, run_sim, &s, 8, LOOPS, 5, v, err), 3);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(v[2], BODY_INSNS * 100);
@@ -110,7 +111,7 @@ static void dead_counters_report_zero_not_garbage(void **state)
     parse_all(&d, names, 1, sel);
     int64_t v[1];
     int err[1];
-    counters_measure(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
+    count_events(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
     assert_int_equal(v[0], 0);
 }
 
@@ -129,7 +130,7 @@ static void faulting_counters_give_an_error_per_event(void **state)
     parse_all(&d, names, 1, sel);
     int64_t v[1];
     int err[1];
-    counters_measure(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
+    count_events(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
     assert_int_not_equal(err[0], 0);
 }
 
@@ -171,7 +172,7 @@ static void fixed_counters_take_their_events(void **state)
     int64_t v[5];
     int err[5];
     s.access_cost.insn = 300; /* the reads cancel in the difference */
-    assert_int_equal(counters_measure(&d, sel, 5, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(count_events(&d, sel, 5, run_sim, &s, 4, LOOPS, 5, v, err), 1);
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(err[i], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
@@ -200,7 +201,7 @@ static void unproved_fixed_counters_take_nothing(void **state)
     parse_all(&d, names, 3, sel);
     int64_t v[3];
     int err[3];
-    assert_int_equal(counters_measure(&d, sel, 3, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(count_events(&d, sel, 3, run_sim, &s, 4, LOOPS, 5, v, err), 1);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(err[1], PMU_ERR_EVENT);
@@ -228,7 +229,7 @@ static void a_held_counter_takes_no_event(void **state)
     int err[2];
     uint64_t pmc1_before, pmc1_after, sel1;
     sim_get(&s, 0xC2, &pmc1_before);
-    assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 2);
+    assert_int_equal(count_events(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 2);
     sim_get(&s, 0xC2, &pmc1_after);
     sim_get(&s, 0x187, &sel1);
     assert_int_equal(pmc1_after, pmc1_before); /* never enabled: the benchmark's alone */
@@ -236,7 +237,7 @@ static void a_held_counter_takes_no_event(void **state)
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(v[1], 100);
     assert_int_equal(counters.drv.reserved, 0); /* the hold ended with the measurement */
-    assert_int_equal(counters_measure(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(count_events(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 1);
 
     proved_arch(&counters.drv, &s, &c, 1, false);
     assert_int_equal(counters_hold_spare(&why), 0);

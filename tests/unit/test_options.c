@@ -12,19 +12,24 @@
 #include <cmocka.h>
 #include "capture.h"
 #include "cpu/cpu.h"
-#include "lib/option.h"
+#include "options/option.h"
 #include "platform/guard.h"
 #include "record/log.h"
 #include "report/write.h"
 
 /* One of each kind (keys unlike the kernel's own). */
-OPTION_UINT(count, "count", 200, 1, 100000, "samples per result");
+static struct {
+    uint32_t count, port, mode;
+    bool verbose;
+    char pick[16];
+} t;
+OPTION_UINT_AT(count, &t.count, "count", 200, 1, 100000, NULL, "samples per result");
 static const struct option_name ports[] = { { "com1", 0x3f8 }, { "none", 0 }, { NULL, 0 } };
-OPTION_UINT_NAMED(port, "port", 0x3f8, 0x100, 0xfff8, ports, "a port");
+OPTION_UINT_AT(port, &t.port, "port", 0x3f8, 0x100, 0xfff8, ports, "a port");
 static const struct option_name modes[] = { { "auto", 0 }, { "on", 1 }, { "off", 2 }, { NULL, 0 } };
-OPTION_ENUM(mode, "mode", 0, modes, "a mode");
-OPTION_BOOL(verbose, "verbose", false, "more output");
-OPTION_STR(pick, "select", 16, "*", "which benchmarks");
+OPTION_ENUM_AT(mode, &t.mode, "mode", 0, modes, "a mode");
+OPTION_BOOL_AT(verbose, &t.verbose, "verbose", false, "more output");
+OPTION_STR_AT(pick, t.pick, "select", "*", "which benchmarks");
 OPTION_ELSEWHERE(farside, "farside", "only the other platform has it");
 
 /* The whole library links the harness and the guard: support/host32.c stands in
@@ -46,14 +51,14 @@ static void good_values(void **state)
 {
     (void)state;
     assert_int_equal(options_parse("/boot/cyclekit.elf count=500 port=0x2f8 mode=off verbose select=p5/*"), 0);
-    assert_int_equal(opt_count, 500);
-    assert_int_equal(opt_port, 0x2f8);
-    assert_int_equal(opt_mode, 2);
-    assert_true(opt_verbose);
-    assert_string_equal(opt_pick, "p5/*");
+    assert_int_equal(t.count, 500);
+    assert_int_equal(t.port, 0x2f8);
+    assert_int_equal(t.mode, 2);
+    assert_true(t.verbose);
+    assert_string_equal(t.pick, "p5/*");
     options_parse("verbose=off port=none");
-    assert_false(opt_verbose);
-    assert_int_equal(opt_port, 0);
+    assert_false(t.verbose);
+    assert_int_equal(t.port, 0);
 }
 
 static void defaults_without_input(void **state)
@@ -61,8 +66,8 @@ static void defaults_without_input(void **state)
     (void)state;
     assert_int_equal(options_parse(NULL), 0);
     assert_int_equal(options_parse("   \t "), 0);
-    assert_int_equal(opt_count, 200);
-    assert_string_equal(opt_pick, "*");
+    assert_int_equal(t.count, 200);
+    assert_string_equal(t.pick, "*");
 }
 
 /* Each kind's message, word for word: the option, the value, what was
@@ -73,11 +78,11 @@ static void bad_values_get_default_and_message(void **state)
     int problems = options_parse("count=-3 port=0x10 mode=loud verbose=maybe "
                                  "select=much_too_long_a_value nosuch=1 count= mode select");
     assert_int_equal(problems, 9);
-    assert_int_equal(opt_count, 200);
-    assert_int_equal(opt_port, 0x3f8);
-    assert_int_equal(opt_mode, 0);
-    assert_false(opt_verbose);
-    assert_string_equal(opt_pick, "*");
+    assert_int_equal(t.count, 200);
+    assert_int_equal(t.port, 0x3f8);
+    assert_int_equal(t.mode, 0);
+    assert_false(t.verbose);
+    assert_string_equal(t.pick, "*");
     options_report_problems(); /* 8 shown, 1 summarised */
     const char *h = capture_human();
     assert_non_null(strstr(h, "option 'count': '-3' is not a number in 1..100000; using the default 200"));
@@ -100,14 +105,14 @@ static void bad_value_resets_earlier_good_one(void **state)
 {
     (void)state;
     options_parse("count=50 count=0");
-    assert_int_equal(opt_count, 200);
+    assert_int_equal(t.count, 200);
 }
 
 static void overflow_is_rejected(void **state)
 {
     (void)state;
     assert_int_equal(options_parse("count=99999999999999999999"), 1);
-    assert_int_equal(opt_count, 200);
+    assert_int_equal(t.count, 200);
     assert_int_equal(options_parse("port=0x"), 1);
 }
 
@@ -139,7 +144,7 @@ static void overlong_value_names_its_option(void **state)
     line[307] = '\0';
     options_parse("select=kept");
     assert_int_equal(options_parse(line), 1);
-    assert_string_equal(opt_pick, "*");
+    assert_string_equal(t.pick, "*");
     options_report_problems();
     char expect[256];
     snprintf(expect, sizeof expect, "option 'select': '%.120s...' is not text of at most 15 characters; "
@@ -297,6 +302,30 @@ static void every_registered_option_explains_a_bad_value(void **state)
     assert_non_null(option_find("timer"));
 }
 
+/* A mistyped key gets the nearest option's name; a word far from every key
+ * (and an option only the other platform has) gets none. */
+static void unknown_word_names_the_nearest_option(void **state)
+{
+    (void)state;
+    options_reset();
+    capture_reset();
+    assert_int_equal(options_parse("cont=5 verbos selekt=x zzzzzz=1 farsid"), 5);
+    options_report_problems();
+    const char *h = capture_human();
+    assert_non_null(strstr(h, "unknown option 'cont' ignored (boot with 'help' for the list); did you mean "
+                              "'count'?"));
+    assert_non_null(strstr(h, "unknown option 'verbos' ignored (boot with 'help' for the list); did you "
+                              "mean 'verbose'?"));
+    assert_non_null(strstr(h, "unknown option 'selekt' ignored (boot with 'help' for the list); did you "
+                              "mean 'select'?"));
+    assert_non_null(strstr(h, "unknown option 'zzzzzz' ignored (boot with 'help' for the list)\n"));
+    assert_non_null(strstr(h, "unknown option 'farsid' ignored (boot with 'help' for the list)\n"));
+    assert_string_equal(option_nearest("mod"), "mode");
+    assert_null(option_nearest("m"));
+    assert_null(option_nearest("zzzzzz"));
+    assert_int_equal(t.count, 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +339,7 @@ int main(void)
         cmocka_unit_test_setup(overlong_value_names_its_option, setup),
         cmocka_unit_test_setup(help_lists_every_option, setup),
         cmocka_unit_test_setup(every_registered_option_explains_a_bad_value, setup),
+        cmocka_unit_test_setup(unknown_word_names_the_nearest_option, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

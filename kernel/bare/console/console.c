@@ -7,55 +7,33 @@
 #include "console.h"
 #include "fbcon.h"
 #include "keyboard.h"
-#include "lib/option.h"
+#include "bare/options.h"
+#include "options/settings.h"
 #include "platform/out.h"
 #include "lib/fmt.h"
 #include "serial.h"
 #include "vga.h"
-
-static const struct option_name serial_ports[] = {
-    { "com1", 0x3f8 }, { "com2", 0x2f8 }, { "com3", 0x3e8 }, { "com4", 0x2e8 }, { "none", 0 },
-    { NULL, 0 },
-};
-OPTION_UINT_NAMED(serial, "serial", 0x3f8, 0x100, 0xfff8, serial_ports,
-                  "serial port: com1..com4, an I/O address, or none");
-
-static const struct option_name bauds[] = {
-    { "115200", 115200 }, { "57600", 57600 }, { "38400", 38400 }, { "19200", 19200 },
-    { "9600", 9600 }, { "4800", 4800 }, { "2400", 2400 }, { "1200", 1200 }, { NULL, 0 },
-};
-OPTION_ENUM(baud, "baud", 115200, bauds, "serial speed (8N1)");
-
-enum { SCREEN_AUTO, SCREEN_ON, SCREEN_OFF, SCREEN_ALL, SCREEN_LOG };
-static const struct option_name screen_modes[] = {
-    { "auto", SCREEN_AUTO }, { "on", SCREEN_ON }, { "off", SCREEN_OFF }, { "all", SCREEN_ALL },
-    { "log", SCREEN_LOG }, { NULL, 0 },
-};
-OPTION_ENUM(screen, "screen", SCREEN_AUTO, screen_modes,
-            "screen: auto (VGA text on BIOS, framebuffer on UEFI), on (VGA text also on UEFI), off; "
-            "the layout (header, progress, table, summary), or log (the readable lines scrolling), "
-            "all (also JSON lines)");
 
 static bool serial_on, screen_on, screen_json, layout;
 static enum { SCREEN_NONE_KIND, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER } screen_kind;
 
 void console_init(void)
 {
-    serial_on = serial_init((uint16_t)opt_serial, opt_baud);
+    serial_on = serial_init((uint16_t)settings.serial, settings.baud);
     screen_on = false;
-    if (opt_screen != SCREEN_OFF) {
+    if (settings.screen != SCREEN_OFF) {
         if (boot_info.fb.present && boot_info.fb.type == 1 && fbcon_init()) {
             screen_kind = SCREEN_FRAMEBUFFER;
             screen_on = true;
-        } else if (!boot_info.efi || opt_screen != SCREEN_AUTO) {
+        } else if (!boot_info.efi || settings.screen != SCREEN_AUTO) {
             /* VGA text: BIOS boots (GRUB leaves text mode), or when asked. */
             screen_kind = SCREEN_VGA_TEXT;
             screen_on = true;
             vga_init();
         }
     }
-    screen_json = opt_screen == SCREEN_ALL;
-    layout = screen_on && opt_screen != SCREEN_ALL && opt_screen != SCREEN_LOG;
+    screen_json = settings.screen == SCREEN_ALL;
+    layout = screen_on && settings.screen != SCREEN_ALL && settings.screen != SCREEN_LOG;
 }
 
 /* struct platform's read_byte: the serial session's input (serve). */
@@ -103,9 +81,9 @@ void console_describe(char *buf, size_t size)
 {
     size_t n;
     if (serial_on)
-        n = (size_t)ksnprintf(buf, size, "serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
+        n = (size_t)ksnprintf(buf, size, "serial 0x%x at %u baud 8N1", (unsigned)settings.serial, (unsigned)settings.baud);
     else
-        n = (size_t)ksnprintf(buf, size, "no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
+        n = (size_t)ksnprintf(buf, size, "no serial port (%s)", settings.serial ? "no UART answered" : "serial=none");
     if (n >= size)
         return;
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
@@ -114,7 +92,7 @@ void console_describe(char *buf, size_t size)
                                layout ? "" : screen_json ? " (all lines)" : " (readable lines)");
     else
         n += (size_t)ksnprintf(buf + n, size - n, ", screen: off%s",
-                               boot_info.efi && opt_screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
+                               boot_info.efi && settings.screen != SCREEN_OFF ? " (UEFI, no framebuffer)" : "");
     if (n < size)
         ksnprintf(buf + n, size - n, "; %s", keyboard_describe());
 }

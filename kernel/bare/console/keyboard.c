@@ -8,7 +8,8 @@
 #include "bare/fwcfg.h"
 #include "bare/io.h"
 #include "bare/time/pit.h"
-#include "lib/option.h"
+#include "bare/options.h"
+#include "options/settings.h"
 #include "report/screen/screen.h"
 #include "keyboard.h"
 
@@ -16,23 +17,15 @@
 #define KBD_STATUS 0x64
 #define ST_OUTPUT_FULL 0x01
 #define ST_FROM_MOUSE 0x20
-#define KEYS_AUTO 0xffffffffu
 #define KEYS_AUTO_SECONDS 60
 /* A port read takes about a microsecond on ISA/LPC: tens of seconds. */
 #define STILL_LIMIT 50000000u
 
-static const struct option_name keys_names[] = {
-    { "auto", KEYS_AUTO }, { "none", 0 }, { NULL, 0 },
-};
-OPTION_UINT_NAMED(keys, "keys", KEYS_AUTO, 0, 3600, keys_names,
-                  "after the run, page the screen with PgUp/PgDn until this many seconds pass "
-                  "without a key (auto: 0 under QEMU, 60 elsewhere; 0 or none: no wait)");
-
 static uint32_t seconds(void)
 {
-    if (opt_keys == KEYS_AUTO)
+    if (settings.keys == KEYS_AUTO)
         return fwcfg_present() ? 0 : KEYS_AUTO_SECONDS;
-    return opt_keys;
+    return settings.keys;
 }
 
 /* No controller decodes the port: a floating bus reads 0xFF. */

@@ -6,16 +6,9 @@
  * on first use. */
 #include "acpi_bare.h"
 #include "lib/fmt.h"
-#include "lib/option.h"
+#include "bare/options.h"
+#include "options/settings.h"
 #include "bare/boot_info.h"
-
-enum { ACPI_FROM_AUTO, ACPI_FROM_TAGS, ACPI_FROM_SCAN };
-static const struct option_name acpi_from[] = {
-    { "auto", ACPI_FROM_AUTO }, { "tags", ACPI_FROM_TAGS }, { "scan", ACPI_FROM_SCAN }, { NULL, 0 },
-};
-OPTION_ENUM(acpi, "acpi", ACPI_FROM_AUTO, acpi_from,
-            "where the ACPI RSDP is taken from: auto (the multiboot2 tag, else the BIOS area), tags "
-            "(the tag only) or scan (the EBDA and 0xE0000-0xFFFFF only, ACPI 6.5 section 5.2.5.1)");
 
 static const void *identity_map(void *ctx, uint64_t phys, uint32_t len)
 {
@@ -58,13 +51,13 @@ static bool from_bios_area(void)
  * tags ignored (the search is otherwise never run under GRUB). */
 static bool found_rsdp(void)
 {
-    if (opt_acpi == ACPI_FROM_SCAN)
+    if (settings.acpi == ACPI_FROM_SCAN)
         return from_bios_area();
     if (boot_info.acpi_tag) {
         from_tag();
         return true;
     }
-    if (opt_acpi == ACPI_FROM_TAGS) {
+    if (settings.acpi == ACPI_FROM_TAGS) {
         acpi_problem(&info, "acpi=tags: the loader passed no multiboot2 ACPI tag (14 or 15); ACPI not used");
         return false;
     }

@@ -10,25 +10,10 @@
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "lib/fmt.h"
-#include "lib/option.h"
+#include "bare/options.h"
+#include "options/settings.h"
 #include "bare/boot_info.h"
 #include "bare/memory.h"
-
-enum { MODE_AUTO = 0, MODE_32 = 32, MODE_64 = 64 };
-static const struct option_name mode_names[] = {
-    { "auto", MODE_AUTO }, { "32", MODE_32 }, { "64", MODE_64 }, { NULL, 0 },
-};
-OPTION_ENUM(mode, "mode", MODE_AUTO, mode_names,
-            "auto: 64 (long mode, the 32-bit core in compatibility mode) where CPUID says LM, "
-            "else 32; 32 or 64 forces it (64 without LM: noted, 32 used)");
-
-enum { PAGES_AUTO, PAGES_4K, PAGES_2M, PAGES_1G };
-static const struct option_name page_names[] = {
-    { "auto", PAGES_AUTO }, { "4k", PAGES_4K }, { "2m", PAGES_2M }, { "1g", PAGES_1G }, { NULL, 0 },
-};
-OPTION_ENUM(pages, "pages", PAGES_AUTO, page_names,
-            "long mode's identity map: auto (1g where CPUID says Page1GB, else 2m), 1g, 2m, or 4k "
-            "(the mem/ region in 4 KiB pages, to see the TLB's cost)");
 
 #define CPUID_EXT_LM     (1u << 29)  /* 0x80000001 EDX: long mode */
 #define CPUID_EXT_PAGE1G (1u << 26)  /* 0x80000001 EDX: 1 GiB pages */
@@ -72,11 +57,11 @@ static uint64_t plan_map(struct long_map_plan *plan, bool has_1g)
     uint64_t len;
     bare_big_memory(&base, &len);
     plan->top = map_top();
-    plan->gb_pages = has_1g && (opt_pages == PAGES_AUTO || opt_pages == PAGES_1G);
+    plan->gb_pages = has_1g && (settings.pages == PAGES_AUTO || settings.pages == PAGES_1G);
     long_mode.gb_pages = plan->gb_pages;
-    if (opt_pages == PAGES_1G && !has_1g)
+    if (settings.pages == PAGES_1G && !has_1g)
         long_mode.note = "pages=1g: the CPU has no 1 GiB pages (CPUID 0x80000001.EDX[26]); 2 MiB pages used";
-    if (opt_pages == PAGES_4K && len > PAGE_2M) {
+    if (settings.pages == PAGES_4K && len > PAGE_2M) {
         /* The tables go at the region's top, which bare_big_memory then leaves out. */
         uint64_t need = long_pages_small_tables((uintptr_t)base, len);
         plan->tables_at = ((uintptr_t)base + len - need) & ~(PAGE_4K - 1);
@@ -92,11 +77,11 @@ static uint64_t plan_map(struct long_map_plan *plan, bool has_1g)
 static const char *why_32(uint32_t ext)
 {
     if (!(ext & CPUID_EXT_LM)) {
-        if (opt_mode == MODE_64)
+        if (settings.mode == MODE_64)
             long_mode.note = "mode=64: the CPU has no long mode (CPUID 0x80000001.EDX[29] LM); 32-bit mode used";
         return "the CPU has no long mode (CPUID 0x80000001.EDX[29] LM clear or no such leaf)";
     }
-    if (opt_mode == MODE_32)
+    if (settings.mode == MODE_32)
         return "mode=32 was given (the CPU has long mode)";
     return NULL;
 }
@@ -122,7 +107,7 @@ void long_mode_enter(void)
     long_switch(cr3, &gdtr, &idtr);
     long_mode.on = true;
     long_mode.mode = 64;
-    long_mode.reason = opt_mode == MODE_64 ? "mode=64 was given; the CPU has long mode (CPUID 0x80000001.EDX[29])"
+    long_mode.reason = settings.mode == MODE_64 ? "mode=64 was given; the CPU has long mode (CPUID 0x80000001.EDX[29])"
                                            : "the CPU has long mode (CPUID 0x80000001.EDX[29])";
 }
 

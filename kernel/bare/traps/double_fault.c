@@ -15,7 +15,7 @@
  * #PF, which is a double fault (§6.15 Interrupt 8, Table 6-5). */
 #include <stdint.h>
 #include "harness/measure.h"
-#include "lib/option.h"
+#include "options/settings.h"
 #include "platform/fault.h"
 #include "platform/guard.h"
 #include "platform/status.h"
@@ -28,10 +28,6 @@
 #include "tss.h"
 #include "bare/long/long_mode.h"
 #include "bare/long/long_pages.h"
-
-OPTION_BOOL(overflow, "overflow", false,
-            "with selftest: overflow a benchmark's stack on purpose; the run must end with the "
-            "double fault reported (status 3)");
 
 /* The kernel's own task: the CPU saves the interrupted state here on the
  * switch to the double-fault task (§7.3 step 8). */
@@ -114,7 +110,7 @@ void double_fault_report(void)
  * the option. */
 bool double_fault_arm_overflow(void)
 {
-    if (!opt_overflow)
+    if (!settings.overflow)
         return false;
     uint32_t guard = (uint32_t)measure_stack_guard_page();
     if (long_mode.on) /* paging is on already: unmap the page in long mode's map */

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "lib/option.h"
+#include "options/option.h"
+#include "options/settings.h"
 #include "record/log.h"
 #include "report/write.h"
 #include "capture.h"
@@ -85,7 +86,7 @@ static const char *outside_yaml(const char *all, char *buf, size_t size)
 static int setup(void **state)
 {
     (void)state;
-    options_reset();
+    settings_defaults(); /* the option table (options/settings.c), as the mains do */
     log_reset();
     capture_reset();
     return 0;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "capture.h"
-#include "lib/option.h"
+#include "options/option.h"
 #include "platform/platform.h"
 #include "run/on_cpus.h"
 #include "run/smp_phase.h"

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "capture.h"
 #include "platform/fault.h"
+#include "options/settings.h"
 #include "platform/platform.h"
 #include "formats/formats.h"
 
@@ -52,6 +53,7 @@ static const struct platform test_platform = {
 
 __attribute__((constructor)) static void install_test_platform(void)
 {
+    settings_defaults(); /* as the mains do; it also links the option table (options/settings.c) */
     platform_install(&test_platform);
     formats_install();
 }

@@ -1,5 +1,5 @@
-#include "fmt.h"
-#include "kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "option.h"
 #include "record/log.h"
 
@@ -187,6 +187,63 @@ static void apply(const struct option *o, const char *value)
     reject(o, value);
 }
 
+/* Levenshtein distance (insertions, deletions, substitutions), one row at
+ * a time; words longer than a key can be are cut, they match nothing near. */
+#define NEAR_LEN 32
+static unsigned edit_distance(const char *a, const char *b)
+{
+    unsigned row[NEAR_LEN + 1];
+    size_t la = kstrlen(a), lb = kstrlen(b);
+    la = la > NEAR_LEN ? NEAR_LEN : la;
+    lb = lb > NEAR_LEN ? NEAR_LEN : lb;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The option a mistyped word most likely meant: the nearest key, when at
+ * most 2 edits away and closer than the word's own length (so "x" does
+ * not suggest "on"); NULL when none is that near. */
+const char *option_nearest(const char *word)
+{
+    const char *best = NULL;
+    unsigned best_d = 3;
+    for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++) {
+        if (o->kind == OPTION_ELSEWHERE)
+            continue;
+        unsigned d = edit_distance(word, o->key);
+        if (d < best_d && d < kstrlen(word)) {
+            best_d = d;
+            best = o->key;
+        }
+    }
+    return best;
+}
+
+static void unknown(const char *word)
+{
+    const char *near = option_nearest(word);
+    if (near)
+        problem("unknown option '%s' ignored (boot with 'help' for the list); did you mean '%s'?", word,
+                near);
+    else
+        problem("unknown option '%s' ignored (boot with 'help' for the list)", word);
+}
+
 int options_parse(const char *cmdline)
 {
     int before = nproblems_total;
@@ -224,7 +281,7 @@ int options_parse(const char *cmdline)
             problem("a word of the command line is longer than %u characters; ignored",
                     (unsigned)sizeof word - 1);
         else if (!o)
-            problem("unknown option '%s' ignored (boot with 'help' for the list)", word);
+            unknown(word);
         else
             apply(o, value);
     }

@@ -1,10 +1,13 @@
-/* Command-line options, declared next to the code that uses them:
+/* Command-line options: the registry. Each option is declared once, in the
+ * option room (options/settings.c; the machines' own in kernel/bare/options.c
+ * and kernel/hosted/options.c), with where its value lives, a field of the
+ * one settings struct:
  *
- *     OPTION_UINT(samples, "samples", 200, 1, 100000, "samples per result");
+ *     OPTION_UINT_AT(samples, &settings.samples, "samples", 201, 1, 2001, NULL,
+ *                    "samples per result");
  *
- * defines `uint32_t opt_samples` holding the default until the command line
- * says otherwise, and registers it in the ck_options section, so adding an
- * option is one line and `help` lists them all. */
+ * It is registered in the ck_options section, so adding an option is one
+ * declaration and a field, and `help` lists them all. */
 #ifndef CK_OPTION_H
 #define CK_OPTION_H
 #include <stdbool.h>
@@ -33,28 +36,29 @@ struct option {
 
 #define OPTION_SECTION __attribute__((section("ck_options"), used, aligned(sizeof(void *))))
 
-#define OPTION_UINT_NAMED(var, key_, def_, min_, max_, names_, help_)                 \
-    uint32_t opt_##var = (def_);                                                      \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_UINT, .value = &opt_##var,     \
+/* An option whose value lives at `ptr_` (its field of the settings struct):
+ * uint (names_: optional aliases, or NULL), enum (names_: the choices),
+ * bool, str (buf_: a char array, its size the longest value + 1). */
+#define OPTION_UINT_AT(id_, ptr_, key_, def_, min_, max_, names_, help_)              \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_UINT,                          \
+        .value = _Generic((ptr_), uint32_t *: (ptr_)), /* a uint32_t field */         \
         .def = (def_), .min = (min_), .max = (max_), .names = (names_) }
-#define OPTION_UINT(var, key_, def_, min_, max_, help_) \
-    OPTION_UINT_NAMED(var, key_, def_, min_, max_, NULL, help_)
-#define OPTION_ENUM(var, key_, def_, names_, help_)                                   \
-    uint32_t opt_##var = (def_);                                                      \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_ENUM, .value = &opt_##var,     \
+#define OPTION_ENUM_AT(id_, ptr_, key_, def_, names_, help_)                          \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_ENUM,                          \
+        .value = _Generic((ptr_), uint32_t *: (ptr_)), /* a uint32_t field */         \
         .def = (def_), .names = (names_) }
-#define OPTION_BOOL(var, key_, def_, help_)                                           \
-    bool opt_##var = (def_);                                                          \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_BOOL, .value = &opt_##var,     \
+#define OPTION_BOOL_AT(id_, ptr_, key_, def_, help_)                                  \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_BOOL,                          \
+        .value = _Generic((ptr_), bool *: (ptr_)), /* a bool field */                 \
         .def = (def_) }
-#define OPTION_STR(var, key_, size_, def_, help_)                                     \
-    char opt_##var[size_] = def_;                                                     \
-    static const struct option option_##var OPTION_SECTION = {                        \
-        .key = (key_), .help = (help_), .kind = OPTION_STR, .value = opt_##var,       \
-        .max = (size_), .str_def = (def_) }
+#define OPTION_STR_AT(id_, buf_, key_, def_, help_)                                   \
+    static const struct option option_##id_ OPTION_SECTION = {                        \
+        .key = (key_), .help = (help_), .kind = OPTION_STR,                           \
+        .value = _Generic((buf_), char *: (buf_)), /* a char array */                 \
+        .max = sizeof(buf_), .str_def = (def_) }
 
 /* The same option names exist on both platforms: an option that only the
  * other platform has is declared here with why it means nothing, so it is
@@ -91,5 +95,8 @@ void options_reset(void);
 
 /* Looks an option up by key (NULL when unknown). */
 const struct option *option_find(const char *key);
+
+/* The key nearest to a word that is no option (at most 2 edits; NULL: none). */
+const char *option_nearest(const char *word);
 
 #endif

@@ -1,0 +1,67 @@
+/* The plan builder: where a benchmark's declaration meets the options. */
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "measure.h"
+#include "plan.h"
+#include "pmu/counters.h"
+#include "trust.h"
+
+/* quick= shortens the default only: an explicit samples= still counts. */
+#define SAMPLES_DEFAULT 201
+#define SAMPLES_QUICK 31
+
+void plan_build(const struct bench *b, const struct settings *s, struct plan *pl)
+{
+    static const struct bench none;
+    if (!b)
+        b = &none;
+    uint32_t samples = s->quick && s->samples == SAMPLES_DEFAULT ? SAMPLES_QUICK : s->samples;
+    *pl = (struct plan){ 0 };
+    pl->unroll = b->unroll ? b->unroll : s->unroll;
+    pl->loops = b->loops ? b->loops : s->loops;
+    pl->loops_declared = b->loops != 0;
+    pl->samples = b->samples ? b->samples : samples;
+    if (pl->samples > MEASURE_SAMPLES_MAX)
+        pl->samples = MEASURE_SAMPLES_MAX;
+    pl->warmup = s->warmup;
+    pl->cold = s->cold || b->cold;
+    pl->event_samples = PLAN_EVENT_SAMPLES;
+}
+
+static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)
+{
+    if (ec->n > COUNTERS_EVENTS_MAX)
+        return;
+    ec->sel[ec->n] = *sel;
+    if (sel->name) {
+        ec->names[ec->n] = sel->name;
+    } else {
+        ksnprintf(ec->raw_names[ec->n], sizeof ec->raw_names[0], "0x%x:0x%x", sel->code, sel->umask);
+        ec->names[ec->n] = ec->raw_names[ec->n];
+    }
+    ec->n++;
+}
+
+void plan_events(const struct bench *b, struct event_counts *ec)
+{
+    ec->n = 0;
+    ec->cycles_index = -1;
+    if (!counters.active)
+        return;
+    if (counters.nchosen) {
+        for (unsigned i = 0; i < counters.nchosen; i++)
+            add_event(ec, &counters.chosen[i]);
+    } else if (b->events) {
+        char word[48];
+        const char *p = b->events;
+        while (ec->n < COUNTERS_EVENTS_MAX && (p = kword(p, " ,", word, sizeof word)) != NULL) {
+            struct pmu_eventsel sel;
+            if (pmu_event_parse(&counters.drv, word, &sel) == 0)
+                add_event(ec, &sel);
+        }
+    }
+    if (counters.cycles && !trust.cycles_exact) {
+        ec->cycles_index = (int)ec->n;
+        add_event(ec, &counters.cycles_sel);
+    }
+}
