@@ -30,7 +30,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/bare kernel/bare/console kernel/bare/traps kernel/bare/long \
-                 kernel/bare/firmware kernel/bare/smp kernel/bare/time
+                 kernel/bare/firmware kernel/bare/smp kernel/bare/time kernel/bare/efi
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/cpu kernel/cpu/topology kernel/smp kernel/pmu kernel/stats kernel/clock \
                  kernel/harness kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
@@ -113,6 +113,30 @@ $(BUILD)/k/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	@$(KCC) $(KASFLAGS) -c $< -o $@
+
+# The UEFI side of the log file (kernel/bare/efi/fw64/, docs/uefi-log.md):
+# 64-bit C calling the firmware (ms_abi), built position-independent with
+# hidden symbols so every reference is RIP-relative, linked at 0 into a flat
+# blob with no relocations at all (checked), and included whole in the 32-bit
+# kernel's 64-bit section by kernel/bare/efi/efi_blob.S.
+EFI64_SRCS   := $(sort $(wildcard kernel/bare/efi/fw64/*.c))
+EFI64_OBJS   := $(patsubst %,$(BUILD)/efi64/%.o,$(EFI64_SRCS))
+EFI64_BLOB   := $(BUILD)/efi64/blob.bin
+EFI64_CFLAGS := -std=gnu11 -O2 -m64 -mno-red-zone -mgeneral-regs-only -ffreestanding -fpie \
+                -fvisibility=hidden -fno-stack-protector -fno-asynchronous-unwind-tables -fno-builtin \
+                $(WARN) -Ikernel -MMD -MP
+$(BUILD)/efi64/%.c.o: %.c Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC64    $<"
+	@$(HOSTCC) $(EFI64_CFLAGS) -c $< -o $@
+$(EFI64_BLOB): $(EFI64_OBJS) kernel/bare/efi/fw64/blob.ld
+	@echo "  BLOB64  $@"
+	@ld -m elf_x86_64 -pie --no-dynamic-linker -nostdlib -T kernel/bare/efi/fw64/blob.ld -o $(@:.bin=.elf) $(EFI64_OBJS)
+	@if readelf -rW $(@:.bin=.elf) | grep -q R_X86_64; then readelf -rW $(@:.bin=.elf) >&2; \
+	  echo "$(@:.bin=.elf): relocations left: the blob must be position-independent" >&2; exit 1; fi
+	@objcopy -O binary $(@:.bin=.elf) $@
+$(BUILD)/k/kernel/bare/efi/efi_blob.S.o: KASFLAGS += -DEFI_BLOB_BIN='"$(EFI64_BLOB)"'
+$(BUILD)/k/kernel/bare/efi/efi_blob.S.o: $(EFI64_BLOB)
 
 $(KERNEL): $(KERNEL_OBJS) linker.ld
 	@echo "  LD      $@"

@@ -25,6 +25,7 @@
 #include "bare/time/rtc.h"
 #include "report/log.h"
 #include "bare/traps/watchdog.h"
+#include "bare/efi/efi_log.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -109,6 +110,18 @@ static struct platform bare = {
     .wall_seconds = bare_rtc_seconds,
 };
 
+/* The UEFI log file, on the boot volume: success on the screen only (the
+ * serial port's bytes stay the file's), a failure on both. */
+static void write_log_file(void)
+{
+    char said[240];
+    int done = efi_log_finish(said, sizeof said);
+    if (done == EFI_LOG_WRITTEN)
+        console_screen_words("%s", said);
+    else if (done == EFI_LOG_FAILED)
+        console_last_words("%s", said);
+}
+
 void kmain(uint32_t magic, const void *info)
 {
     platform_install(&bare);
@@ -116,6 +129,7 @@ void kmain(uint32_t magic, const void *info)
     idt_init();
     double_fault_init();
     multiboot2_parse(magic, info);
+    efi_adopt_memory_map(); /* boot services live: only the firmware's free memory */
     append_fwcfg_options();
     options_parse(boot_info.cmdline);
     long_mode_enter();
@@ -129,6 +143,7 @@ void kmain(uint32_t magic, const void *info)
     console_init();
 
     int status = run_suite(&bare);
+    write_log_file();
     keyboard_browse(); /* PgUp/PgDn through the screen, for keys= seconds */
     machine_exit(status);
 }

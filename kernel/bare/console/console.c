@@ -4,6 +4,7 @@
  * the readable lines (and JSON lines) as a scrolling log. */
 #include <stdarg.h>
 #include "bare/boot_info.h"
+#include "bare/efi/efi_log.h"
 #include "console.h"
 #include "fbcon.h"
 #include "keyboard.h"
@@ -89,6 +90,7 @@ const struct screen_ops console_screen = { screen_size, screen_row };
 
 void console_out(enum out_channel channel, const char *text, size_t len)
 {
+    efi_log_append(text, len); /* the UEFI log file: the serial port's bytes, with or without one */
     if (serial_on)
         serial_write(text, (unsigned)len);
     if (screen_on && !layout && (channel == OUT_HUMAN || screen_json)) {
@@ -102,10 +104,14 @@ void console_out(enum out_channel channel, const char *text, size_t len)
 void console_describe(char *buf, size_t size)
 {
     size_t n;
+    char file[96], after[200];
+    efi_log_where(file, sizeof file, after, sizeof after);
     if (serial_on)
-        n = (size_t)ksnprintf(buf, size, "serial 0x%x at %u baud 8N1", (unsigned)opt_serial, (unsigned)opt_baud);
+        n = (size_t)ksnprintf(buf, size, "%sserial 0x%x at %u baud 8N1%s", file, (unsigned)opt_serial,
+                              (unsigned)opt_baud, after);
     else
-        n = (size_t)ksnprintf(buf, size, "no serial port (%s)", opt_serial ? "no UART answered" : "serial=none");
+        n = (size_t)ksnprintf(buf, size, "%sno serial port (%s)%s", file,
+                              opt_serial ? "no UART answered" : "serial=none", after);
     if (n >= size)
         return;
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
@@ -119,23 +125,45 @@ void console_describe(char *buf, size_t size)
         ksnprintf(buf + n, size - n, "; %s", keyboard_describe());
 }
 
+/* The screen alone: the layout's last row, else the scrolling lines. */
+static void screen_words(const char *text, unsigned len, bool scrolling)
+{
+    unsigned cols, rows, from = 0;
+    if (!screen_size(&cols, &rows)) {
+        if (scrolling && screen_on && screen_kind == SCREEN_FRAMEBUFFER)
+            fbcon_write(text, len);
+        else if (scrolling && screen_on)
+            vga_write(text, len);
+        return;
+    }
+    while (from < len && text[from] == '\n') /* the layout's last row, one line */
+        from++;
+    while (len > from && text[len - 1] == '\n')
+        len--;
+    screen_row(rows - 1, text + from, len - from);
+}
+
 /* Outside the log: after the end record, or when a fault hit the fault
  * handler and the log can no longer be trusted to finish a record. */
 void console_last_words(const char *fmt, ...)
 {
-    char text[160];
+    char text[240];
     va_list ap;
     va_start(ap, fmt);
     int n = kvsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     unsigned len = n < (int)sizeof text ? (unsigned)n : sizeof text - 1;
     console_out(OUT_HUMAN, text, len);
-    unsigned cols, rows, from = 0;
-    if (!screen_size(&cols, &rows))
-        return;
-    while (from < len && text[from] == '\n') /* the layout's last row, one line */
-        from++;
-    while (len > from && text[len - 1] == '\n')
-        len--;
-    screen_row(rows - 1, text + from, len - from);
+    screen_words(text, len, false);
+}
+
+/* On the screen only: the serial port's log stays exactly the file's. */
+void console_screen_words(const char *fmt, ...)
+{
+    char text[160];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = kvsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    screen_words(text, n < (int)sizeof text ? (unsigned)n : sizeof text - 1, true);
 }

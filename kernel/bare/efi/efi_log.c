@@ -1,0 +1,99 @@
+/* The 32-bit side of the UEFI log file: the buffer the prelude allocated
+ * fills with every byte the console writes; at the end of the run the
+ * firmware's state is put back for one call that writes it (efi_call.S).
+ * docs/uefi-log.md has the design and the UEFI sections it relies on. */
+#include <stdint.h>
+#include "bare/boot_info.h"
+#include "bare/long/long_idt.h"
+#include "bare/traps/gdt.h"
+#include "efi_log.h"
+#include "efi_state.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+
+void efi_firmware_call(uint32_t op); /* efi_call.S */
+
+static int finished;
+
+int efi_boot_services_kept(void)
+{
+    return efi_state.entered != 0;
+}
+
+void efi_log_append(const char *text, size_t len)
+{
+    if (!efi_state.entered || !efi_state.buf || finished)
+        return;
+    uint64_t room = efi_state.buf_size - efi_state.buf_len;
+    if (len > room) {
+        len = (size_t)room;
+        efi_state.truncated = 1;
+    }
+    kmemcpy((char *)(uintptr_t)(efi_state.buf + efi_state.buf_len), text, len);
+    efi_state.buf_len += len;
+}
+
+/* The file's name: the run id of the begin record at the buffer's start
+ * ("run":"0x0123456789abcdef"), else "cyclekit.log". */
+static void file_name(char *out, size_t size)
+{
+    const char *log = (const char *)(uintptr_t)efi_state.buf, *key = "\"run\":\"0x";
+    size_t keylen = kstrlen(key);
+    for (uint64_t at = 0; log && at + keylen + 16 < efi_state.buf_len && at < 4096; at++) {
+        if (kstrncmp(log + at, key, keylen))
+            continue;
+        ksnprintf(out, size, "0x%.16s.log", log + at + keylen);
+        return;
+    }
+    kstrlcpy(out, "cyclekit.log", size);
+}
+
+void efi_log_where(char *prefix, size_t prefix_size, char *suffix, size_t suffix_size)
+{
+    prefix[0] = suffix[0] = '\0';
+    if (!boot_info.efi)
+        ksnprintf(suffix, suffix_size, ", serial only (BIOS boot: no log file)");
+    else if (!efi_state.entered)
+        ksnprintf(suffix, suffix_size, " (no log file: UEFI boot services were not kept)");
+    else if (!efi_state.ready)
+        ksnprintf(suffix, suffix_size, " (no log file: %s)", efi_state.why);
+    else {
+        file_name(efi_state.name, sizeof efi_state.name);
+        ksnprintf(prefix, prefix_size, "file \\cyclekit\\logs\\%s on the boot volume and ", efi_state.name);
+    }
+}
+
+void efi_adopt_memory_map(void)
+{
+    if (!efi_state.entered)
+        return;
+    boot_info.nmmap = 0;
+    for (unsigned i = 0; i < efi_state.nconv && i < BOOT_MMAP_MAX; i++) {
+        struct platform_mem_range *r = &boot_info.mmap[boot_info.nmmap++];
+        r->base = efi_state.conv[i].base;
+        r->length = efi_state.conv[i].length;
+        r->type = MEM_USABLE;
+    }
+}
+
+int efi_log_finish(char *said, size_t size)
+{
+    if (!efi_state.entered || finished)
+        return EFI_LOG_NONE;
+    finished = 1;
+    if (efi_state.ready && efi_state.firmware.cr3 >> 32 && !(efi_state.kernel.cr0 & 0x80000000u))
+        kstrlcpy(efi_state.why, "the firmware's page tables lie above 4 GiB", sizeof efi_state.why);
+    else if (efi_state.ready) {
+        if (!efi_state.name[0])
+            file_name(efi_state.name, sizeof efi_state.name);
+        gdt_set_raw(SEL_CODE64, CODE64_DESCRIPTOR); /* (long mode's own, if it ran, is the same) */
+        efi_firmware_call(EFI_OP_FINISH);
+    }
+    if (!efi_state.written) {
+        ksnprintf(said, size, "\nlog file: not written: %s\n", efi_state.why);
+        return EFI_LOG_FAILED;
+    }
+    ksnprintf(said, size, "log file: \\cyclekit\\logs\\%s written (%u bytes%s)", efi_state.name,
+              (unsigned)efi_state.buf_len, efi_state.truncated ? ", TRUNCATED: the buffer was full" : "");
+    return EFI_LOG_WRITTEN;
+}
