@@ -20,17 +20,25 @@ int efi_boot_services_kept(void)
     return efi_state.entered != 0;
 }
 
+/* Byte for byte what serial_write sends: "\r\n" for each '\n'. */
+static void put(char c)
+{
+    if (efi_state.buf_len == efi_state.buf_size) {
+        efi_state.truncated = 1;
+        return;
+    }
+    ((char *)(uintptr_t)efi_state.buf)[efi_state.buf_len++] = c;
+}
+
 void efi_log_append(const char *text, size_t len)
 {
     if (!efi_state.entered || !efi_state.buf || finished)
         return;
-    uint64_t room = efi_state.buf_size - efi_state.buf_len;
-    if (len > room) {
-        len = (size_t)room;
-        efi_state.truncated = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n')
+            put('\r');
+        put(text[i]);
     }
-    kmemcpy((char *)(uintptr_t)(efi_state.buf + efi_state.buf_len), text, len);
-    efi_state.buf_len += len;
 }
 
 /* The file's name: the run id of the begin record at the buffer's start
