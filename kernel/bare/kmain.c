@@ -116,10 +116,8 @@ static void write_log_file(void)
 {
     char said[240];
     int done = efi_log_finish(said, sizeof said);
-    if (done == EFI_LOG_WRITTEN)
-        console_screen_words("%s", said);
-    else if (done == EFI_LOG_FAILED)
-        console_last_words("%s", said);
+    if (done != EFI_LOG_NONE)
+        console_file_words(done == EFI_LOG_FAILED, "%s", said);
 }
 
 void kmain(uint32_t magic, const void *info)

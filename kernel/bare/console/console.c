@@ -125,8 +125,9 @@ void console_describe(char *buf, size_t size)
         ksnprintf(buf + n, size - n, "; %s", keyboard_describe());
 }
 
-/* The screen alone: the layout's last row, else the scrolling lines. */
-static void screen_words(const char *text, unsigned len, bool scrolling)
+/* The screen alone: the layout's row `from_bottom` rows above its last,
+ * else the scrolling lines. */
+static void screen_words(const char *text, unsigned len, unsigned from_bottom, bool scrolling)
 {
     unsigned cols, rows, from = 0;
     if (!screen_size(&cols, &rows)) {
@@ -136,11 +137,12 @@ static void screen_words(const char *text, unsigned len, bool scrolling)
             vga_write(text, len);
         return;
     }
-    while (from < len && text[from] == '\n') /* the layout's last row, one line */
+    while (from < len && text[from] == '\n') /* one row, one line */
         from++;
     while (len > from && text[len - 1] == '\n')
         len--;
-    screen_row(rows - 1, text + from, len - from);
+    if (rows > from_bottom)
+        screen_row(rows - 1 - from_bottom, text + from, len - from);
 }
 
 /* Outside the log: after the end record, or when a fault hit the fault
@@ -154,16 +156,21 @@ void console_last_words(const char *fmt, ...)
     va_end(ap);
     unsigned len = n < (int)sizeof text ? (unsigned)n : sizeof text - 1;
     console_out(OUT_HUMAN, text, len);
-    screen_words(text, len, false);
+    screen_words(text, len, 0, false);
 }
 
-/* On the screen only: the serial port's log stays exactly the file's. */
-void console_screen_words(const char *fmt, ...)
+/* What became of the UEFI log file, on the row above the last words (the
+ * exit's line), where the summary page stays readable; on the serial port
+ * too when `serial_too` (a failure: the serial log is then the only one). */
+void console_file_words(bool serial_too, const char *fmt, ...)
 {
-    char text[160];
+    char text[240];
     va_list ap;
     va_start(ap, fmt);
     int n = kvsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    screen_words(text, n < (int)sizeof text ? (unsigned)n : sizeof text - 1, true);
+    unsigned len = n < (int)sizeof text ? (unsigned)n : sizeof text - 1;
+    if (serial_too && serial_on)
+        serial_write(text, len);
+    screen_words(text, len, 1, true);
 }

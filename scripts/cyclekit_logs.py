@@ -1,0 +1,113 @@
+"""cyclekit logs: the logs a UEFI run wrote to its boot stick, copied out and checked.
+
+  cyclekit logs /dev/sdb                 list and check every log on the stick
+  cyclekit logs stick.img -o results/    copy them into results/ and check each
+  cyclekit logs /dev/sdb1 --list         the partition itself works too; --list only lists
+
+The stick (or an image made by `cyclekit image --usb`) is read with mtools at
+its FAT partition's offset (the first FAT partition of its MBR, or offset 0
+when DEVICE is the partition itself): no mounting, and no root for an image
+(a device needs read access, e.g. the disk group). Each log is checked as
+`cyclekit log check` checks a serial log; `cyclekit db import DIR` takes the
+copied files. Exit status: 0 all complete, 1 a log incomplete, 2 nothing read.
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+import cyclekit_log
+
+VERB = "logs"
+HELP = "list, copy out (-o DIR) and check the logs a UEFI run wrote to a stick or --usb image"
+LOG_DIR = "::/cyclekit/logs"
+FAT_TYPES = {0x01, 0x04, 0x06, 0x0b, 0x0c, 0x0e, 0xef}
+
+
+class StickError(Exception):
+    pass
+
+
+def add_arguments(parser):
+    parser.add_argument("device", metavar="DEVICE|IMAGE", help="the stick (/dev/sdX or its partition) or an image")
+    parser.add_argument("-o", "--output", metavar="DIR", help="copy the logs into DIR (made if missing)")
+    parser.add_argument("--list", action="store_true", help="only list the logs, copy and check nothing")
+
+
+def partition_offset(path):
+    """The byte offset of the FAT file system: the first FAT partition of an
+    MBR, or 0 when the first sector is a FAT boot sector itself."""
+    try:
+        with open(path, "rb") as f:
+            sector = f.read(512)
+    except OSError as e:
+        raise StickError(f"cannot read {path}: {e.strerror}") from None
+    if len(sector) < 512 or sector[510:512] != b"\x55\xaa":
+        raise StickError(f"{path}: no boot sector (not a stick, image or partition cyclekit wrote)")
+    if sector[82:87] == b"FAT32" or sector[54:59] in (b"FAT12", b"FAT16"):
+        return 0
+    for i in range(4):
+        entry = sector[446 + 16 * i: 462 + 16 * i]
+        kind, start = entry[4], struct.unpack_from("<I", entry, 8)[0]
+        if kind in FAT_TYPES and start:
+            return start * 512
+    raise StickError(f"{path}: no FAT partition in its partition table")
+
+
+def _mtools(cmd, path, offset, *args):
+    if not shutil.which(cmd):
+        raise StickError(f"{cmd} is missing (apt-get install mtools)")
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1", MTOOLS_NO_VFAT="0")
+    return subprocess.run([cmd, "-i", f"{path}@@{offset}", *args], capture_output=True, text=True, env=env)
+
+
+def list_logs(path, offset):
+    """The names of the *.log files in /cyclekit/logs, sorted."""
+    p = _mtools("mdir", path, offset, "-b", LOG_DIR)
+    if p.returncode != 0:
+        if "not found" in (p.stderr + p.stdout).lower():
+            return []
+        raise StickError(f"{path}: cannot read {LOG_DIR[2:]}: {(p.stderr or p.stdout).strip()}")
+    names = [line.strip().rsplit("/", 1)[-1] for line in p.stdout.splitlines()]
+    return sorted(n for n in names if re.fullmatch(r"[^/]+\.log", n, re.I))
+
+
+def copy_out(path, offset, name, directory):
+    dest = os.path.join(directory, name)
+    p = _mtools("mcopy", path, offset, "-o", "-n", f"{LOG_DIR}/{name}", dest)
+    if p.returncode != 0:
+        raise StickError(f"copying {name} failed: {p.stderr.strip()}")
+    return dest
+
+
+def run(args):
+    try:
+        offset = partition_offset(args.device)
+        names = list_logs(args.device, offset)
+        if not names:
+            print(f"cyclekit logs: {args.device}: no logs in /cyclekit/logs", file=sys.stderr)
+            return 2
+        if args.list:
+            print("\n".join(names))
+            return 0
+        if args.output:
+            os.makedirs(args.output, exist_ok=True)
+        bad = 0
+        with tempfile.TemporaryDirectory(prefix="cyclekit-logs-") as tmp:
+            for name in names:
+                copied = copy_out(args.device, offset, name, args.output or tmp)
+                log = cyclekit_log.parse_file(copied)
+                if log.complete:
+                    print(f"{name}: complete: {len(log.records)} records, status {log.status}"
+                          + (f" -> {copied}" if args.output else ""))
+                else:
+                    bad += 1
+                    print(f"{name}: incomplete: {'; '.join(log.problems)}"
+                          + (f" -> {copied}" if args.output else ""))
+        return 1 if bad else 0
+    except StickError as e:
+        print(f"cyclekit logs: {e}", file=sys.stderr)
+        return 2
