@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, HERE)
 import cyclekit_log  # noqa: E402
 import cyclekit_logs  # noqa: E402
-from screen_reader import Monitor, font_glyphs, framebuffer_text  # noqa: E402
+from screen_reader import Monitor, font_glyphs, framebuffer_text, vga_text  # noqa: E402
 
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS.fd"
@@ -131,11 +131,13 @@ def test_second_boot_adds_a_log_identical_to_the_serial_one(stick):
 def test_bios_boot_of_the_same_stick_logs_to_serial_only(stick):
     image, tmp = stick
     before = logs_on(image)
-    serial = os.path.join(tmp, "bios.log")
-    assert boot(image, tmp, serial=f"file:{serial}", uefi=False) == 0
+    serial, rows = screen_at_halt(image, tmp, "serial only", uefi=False)
     log = cyclekit_log.parse_file(serial)
     assert log.complete, log.problems
-    assert "serial only (BIOS boot: no log file)" in log.text
+    # The console line is the BIOS boot's as before; the screen says there is no file.
+    assert "console: serial 0x3f8 at 115200 baud 8N1, screen: VGA text" in log.text
+    assert "log: the serial port only (a BIOS boot writes no log file)" in rows, rows[-4:]
+    assert b"log file" not in open(serial, "rb").read()
     assert logs_on(image) == before
 
 
@@ -162,25 +164,30 @@ def fsck(image, tmp):
     return subprocess.run([FSCK, "-n", part], capture_output=True, text=True)
 
 
-def test_full_stick_says_so_on_screen_and_stays_clean(tmp_path):
-    tmp = str(tmp_path)
-    image = os.path.join(tmp, "full.img")
-    make_image(image)
-    fill(image, tmp, leave=4096)
-    sock, serial = os.path.join(tmp, "mon.sock"), os.path.join(tmp, "serial.log")
-    proc = qemu(image, tmp, serial=f"file:{serial}", monitor=sock, cmdline=CMDLINE + " exit=halt")
+def screen_at_halt(image, tmp, wanted, uefi=True):
+    """Boots with exit=halt and a serial file; once the kernel has halted,
+    reads the screen (UEFI: a screendump matched against the kernel's font;
+    BIOS: the VGA text buffer) until a row holds `wanted`. Returns the serial
+    log's path and the rows."""
+    sock, serial = os.path.join(tmp, "mon.sock"), os.path.join(tmp, f"halt-{int(uefi)}.log")
+    proc = qemu(image, tmp, serial=f"file:{serial}", uefi=uefi, monitor=sock, cmdline=CMDLINE + " exit=halt")
+    rows = []
     try:
         start = time.time()
         while b"the machine is halted" not in (open(serial, "rb").read() if os.path.exists(serial) else b""):
             assert proc.poll() is None, f"QEMU ended early: {proc.stderr.read().decode()[-500:]}"
             assert time.time() - start < TIMEOUT, f"no halt within {TIMEOUT} s"
             time.sleep(0.5)
-        glyphs, rows = font_glyphs(), []
-        for _ in range(20):  # the framebuffer is drawn after the serial port's bytes
-            shot = os.path.join(tmp, "screen.ppm")
-            Monitor(sock).command(f"screendump {shot}")
-            rows = framebuffer_text(shot, glyphs)
-            if any("no room" in r for r in rows):
+        glyphs = font_glyphs() if uefi else None
+        for _ in range(20):  # the screen is drawn after the serial port's bytes
+            shot = os.path.join(tmp, "screen.ppm" if uefi else "screen.bin")
+            if uefi:
+                Monitor(sock).command(f"screendump {shot}")
+                rows = framebuffer_text(shot, glyphs)
+            else:
+                Monitor(sock).command(f"pmemsave 0xb8000 4000 \"{shot}\"")
+                rows = vga_text(open(shot, "rb").read())
+            if any(wanted in r for r in rows):
                 break
             time.sleep(0.5)
         Monitor(sock).command("quit", timeout=5)
@@ -188,9 +195,17 @@ def test_full_stick_says_so_on_screen_and_stays_clean(tmp_path):
         if proc.poll() is None:
             proc.kill()
         proc.wait(timeout=10)
-    assert any("no room" in r for r in rows), rows[-4:]
-    line = next(r for r in rows if "no room" in r)
-    assert "log file: not written: no room on the boot volume" in line, line
+    return serial, rows
+
+
+def test_full_stick_says_so_on_screen_and_stays_clean(tmp_path):
+    tmp = str(tmp_path)
+    image = os.path.join(tmp, "full.img")
+    make_image(image)
+    fill(image, tmp, leave=4096)
+    serial, rows = screen_at_halt(image, tmp, "no room")
+    line = next((r for r in rows if "no room" in r), None)
+    assert line and line.startswith("log file: not written: no room on the boot volume: "), rows[-4:]
     log = cyclekit_log.parse_file(serial)
     assert log.complete, log.problems
     assert "log file: not written: no room on the boot volume" in log.text

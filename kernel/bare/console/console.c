@@ -104,14 +104,14 @@ void console_out(enum out_channel channel, const char *text, size_t len)
 void console_describe(char *buf, size_t size)
 {
     size_t n;
-    char file[96], after[200];
-    efi_log_where(file, sizeof file, after, sizeof after);
+    char file[96];
+    efi_log_where(file, sizeof file);
     if (serial_on)
-        n = (size_t)ksnprintf(buf, size, "%sserial 0x%x at %u baud 8N1%s", file, (unsigned)opt_serial,
-                              (unsigned)opt_baud, after);
+        n = (size_t)ksnprintf(buf, size, "%sserial 0x%x at %u baud 8N1", file, (unsigned)opt_serial,
+                              (unsigned)opt_baud);
     else
-        n = (size_t)ksnprintf(buf, size, "%sno serial port (%s)%s", file,
-                              opt_serial ? "no UART answered" : "serial=none", after);
+        n = (size_t)ksnprintf(buf, size, "%sno serial port (%s)", file,
+                              opt_serial ? "no UART answered" : "serial=none");
     if (n >= size)
         return;
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";

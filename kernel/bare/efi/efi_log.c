@@ -56,18 +56,15 @@ static void file_name(char *out, size_t size)
     kstrlcpy(out, "cyclekit.log", size);
 }
 
-void efi_log_where(char *prefix, size_t prefix_size, char *suffix, size_t suffix_size)
+/* Only a file that will be written changes the console line (and so the
+ * summary page): the BIOS and ISO boots keep theirs as they were, and say
+ * at the end why no file came (efi_log_finish). */
+void efi_log_where(char *prefix, size_t size)
 {
-    prefix[0] = suffix[0] = '\0';
-    if (!boot_info.efi)
-        ksnprintf(suffix, suffix_size, ", serial only (BIOS boot: no log file)");
-    else if (!efi_state.entered)
-        ksnprintf(suffix, suffix_size, " (no log file: UEFI boot services were not kept)");
-    else if (!efi_state.ready)
-        ksnprintf(suffix, suffix_size, " (no log file: %s)", efi_state.why);
-    else {
+    prefix[0] = '\0';
+    if (efi_state.entered && efi_state.ready) {
         file_name(efi_state.name, sizeof efi_state.name);
-        ksnprintf(prefix, prefix_size, "file \\cyclekit\\logs\\%s on the boot volume and ", efi_state.name);
+        ksnprintf(prefix, size, "file \\cyclekit\\logs\\%s on the boot volume and ", efi_state.name);
     }
 }
 
@@ -86,10 +83,16 @@ void efi_adopt_memory_map(void)
 
 int efi_log_finish(char *said, size_t size)
 {
-    if (!efi_state.entered || finished)
+    if (finished)
         return EFI_LOG_NONE;
     finished = 1;
-    if (efi_state.ready && efi_state.firmware.cr3 >> 32 && !(efi_state.kernel.cr0 & 0x80000000u))
+    if (!boot_info.efi) {
+        ksnprintf(said, size, "log: the serial port only (a BIOS boot writes no log file)");
+        return EFI_LOG_BIOS;
+    }
+    if (!efi_state.entered)
+        kstrlcpy(efi_state.why, "UEFI boot services were not kept (IA-32 firmware?)", sizeof efi_state.why);
+    else if (efi_state.ready && efi_state.firmware.cr3 >> 32 && !(efi_state.kernel.cr0 & 0x80000000u))
         kstrlcpy(efi_state.why, "the firmware's page tables lie above 4 GiB", sizeof efi_state.why);
     else if (efi_state.ready) {
         if (!efi_state.name[0])

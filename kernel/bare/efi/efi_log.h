@@ -8,15 +8,15 @@
 int efi_boot_services_kept(void);
 /* The bytes the serial port carries, also into the file's buffer. */
 void efi_log_append(const char *text, size_t len);
-/* Where the log goes, for the console's line: prefix (before the serial
- * part) and suffix (after it). */
-void efi_log_where(char *prefix, size_t prefix_size, char *suffix, size_t suffix_size);
+/* The file the log will go to, for the console's line ("" when none). */
+void efi_log_where(char *prefix, size_t size);
 /* While boot services live, the kernel's memory map is the firmware's
  * EfiConventionalMemory (nothing else may be overwritten). */
 void efi_adopt_memory_map(void);
-/* At the end of the run: the file written, or why not (said: a line for the
- * screen, and for the serial port too when it failed). */
-enum { EFI_LOG_NONE, EFI_LOG_WRITTEN, EFI_LOG_FAILED };
+/* At the end of the run: the file written, or why not, or that a BIOS boot
+ * has none (said: a line for the screen, and for the serial port too when
+ * it failed). */
+enum { EFI_LOG_NONE, EFI_LOG_WRITTEN, EFI_LOG_FAILED, EFI_LOG_BIOS };
 int efi_log_finish(char *said, size_t size);
 
 #endif
