@@ -68,17 +68,30 @@ void efi_log_where(char *prefix, size_t size)
     }
 }
 
+/* The prelude's ranges sorted by base, touching ones joined: the firmware
+ * lists GRUB's memory and free memory side by side, and the memory
+ * benchmarks take the largest single range. */
 void efi_adopt_memory_map(void)
 {
     if (!efi_state.entered)
         return;
-    boot_info.nmmap = 0;
-    for (unsigned i = 0; i < efi_state.nconv && i < BOOT_MMAP_MAX; i++) {
-        struct platform_mem_range *r = &boot_info.mmap[boot_info.nmmap++];
-        r->base = efi_state.conv[i].base;
-        r->length = efi_state.conv[i].length;
-        r->type = MEM_USABLE;
+    struct platform_mem_range *map = boot_info.mmap;
+    unsigned n = 0;
+    for (unsigned i = 0; i < efi_state.nconv && n < BOOT_MMAP_MAX; i++) {
+        struct platform_mem_range r = { efi_state.conv[i].base, efi_state.conv[i].length, MEM_USABLE };
+        unsigned at = n++;
+        for (; at > 0 && map[at - 1].base > r.base; at--)
+            map[at] = map[at - 1];
+        map[at] = r;
     }
+    unsigned out = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (out && map[out - 1].base + map[out - 1].length == map[i].base)
+            map[out - 1].length += map[i].length;
+        else
+            map[out++] = map[i];
+    }
+    boot_info.nmmap = out;
 }
 
 int efi_log_finish(char *said, size_t size)

@@ -125,8 +125,28 @@ static void keep_range(struct efi_state *s, uint64_t base, uint64_t length)
     s->conv[at].length = length;
 }
 
+/* A loader range without the log buffer in it (the firmware may have
+ * merged the buffer's descriptor with GRUB's neighbouring ones). */
+static void keep_loader_range(struct efi_state *s, uint64_t base, uint64_t length)
+{
+    uint64_t end = base + length, buf_end = s->buf + s->buf_size;
+    if (!s->buf || buf_end <= base || s->buf >= end) {
+        keep_range(s, base, length);
+        return;
+    }
+    if (s->buf > base)
+        keep_range(s, base, s->buf - base);
+    if (end > buf_end)
+        keep_range(s, buf_end, end - buf_end);
+}
+
 /* §7.2 GetMemoryMap, into the (still empty) log buffer: the last call, so
- * nothing the firmware allocates for us afterwards is missing from it. */
+ * every allocation above is in it. Usable for the kernel: the firmware's
+ * free memory (EfiConventionalMemory) and GRUB's (EfiLoaderCode/Data, but
+ * not the log buffer): GRUB is never returned to, and the kernel image,
+ * the multiboot2 information and the modules in it are kept clear of as on
+ * a BIOS boot. The firmware's own memory (boot and runtime services, ACPI,
+ * reserved) is never counted. */
 static void memory_map(struct efi_state *s, struct efi_boot_services *bs)
 {
     uint64_t size = s->buf_size, key, dsize;
@@ -139,8 +159,12 @@ static void memory_map(struct efi_state *s, struct efi_boot_services *bs)
     }
     for (uint64_t at = 0; at + dsize <= size; at += dsize) {
         const struct efi_memory_descriptor *d = (const struct efi_memory_descriptor *)(map + at);
-        if (d->type == EFI_CONVENTIONAL_MEMORY && d->pages)
+        if (!d->pages)
+            continue;
+        if (d->type == EFI_CONVENTIONAL_MEMORY)
             keep_range(s, d->physical_start, d->pages * 4096);
+        else if (d->type == EFI_LOADER_CODE || d->type == EFI_LOADER_DATA)
+            keep_loader_range(s, d->physical_start, d->pages * 4096);
     }
     memset(map, 0, size);
 }

@@ -27,6 +27,7 @@ struct efi_memory_descriptor {
     uint64_t physical_start, virtual_start, pages, attribute;
 };
 #define EFI_CONVENTIONAL_MEMORY 7
+#define EFI_LOADER_CODE 1
 #define EFI_LOADER_DATA 2
 #define EFI_ALLOCATE_MAX_ADDRESS 1
 
