@@ -9,7 +9,7 @@ its FAT partition's offset (the first FAT partition of its MBR, or offset 0
 when DEVICE is the partition itself): no mounting, and no root for an image
 (a device needs read access, e.g. the disk group). Each log is checked as
 `cyclekit log check` checks a serial log; `cyclekit db import DIR` takes the
-copied files. Exit status: 0 all complete, 1 a log incomplete, 2 nothing read.
+copied files, or the stick itself (`cyclekit db import /dev/sdb`). Exit status: 0 all complete, 1 a log incomplete, 2 nothing read.
 """
 import os
 import re
@@ -81,6 +81,30 @@ def copy_out(path, offset, name, directory):
     if p.returncode != 0:
         raise StickError(f"copying {name} failed: {p.stderr.strip()}")
     return dest
+
+
+def is_stick(path):
+    """A device or image with a FAT file system (not a log file)."""
+    try:
+        partition_offset(path)
+        return True
+    except StickError:
+        return False
+
+
+def log_files(paths, directory):
+    """(name to show, file to read) for each path; a stick or image among
+    them stands for every log on it, copied into directory first."""
+    for path in paths:
+        if not is_stick(path):
+            yield path, path
+            continue
+        try:
+            offset = partition_offset(path)
+            for name in list_logs(path, offset):
+                yield f"{path}:{name}", copy_out(path, offset, name, directory)
+        except StickError as e:
+            print(f"cyclekit: {e}", file=sys.stderr)
 
 
 def run(args):

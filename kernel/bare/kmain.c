@@ -117,7 +117,7 @@ static void write_log_file(void)
     char said[240];
     int done = efi_log_finish(said, sizeof said);
     if (done != EFI_LOG_NONE)
-        console_file_words(done == EFI_LOG_FAILED, "%s", said);
+        console_file_words(done == EFI_LOG_FAILED, said);
 }
 
 void kmain(uint32_t magic, const void *info)

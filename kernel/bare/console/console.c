@@ -11,6 +11,7 @@
 #include "lib/option.h"
 #include "platform/out.h"
 #include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "serial.h"
 #include "vga.h"
 
@@ -149,7 +150,7 @@ static void screen_words(const char *text, unsigned len, unsigned from_bottom, b
  * handler and the log can no longer be trusted to finish a record. */
 void console_last_words(const char *fmt, ...)
 {
-    char text[240];
+    char text[160];
     va_list ap;
     va_start(ap, fmt);
     int n = kvsnprintf(text, sizeof text, fmt, ap);
@@ -162,14 +163,9 @@ void console_last_words(const char *fmt, ...)
 /* What became of the UEFI log file, on the row above the last words (the
  * exit's line), where the summary page stays readable; on the serial port
  * too when `serial_too` (a failure: the serial log is then the only one). */
-void console_file_words(bool serial_too, const char *fmt, ...)
+void console_file_words(bool serial_too, const char *text)
 {
-    char text[240];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = kvsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    unsigned len = n < (int)sizeof text ? (unsigned)n : sizeof text - 1;
+    unsigned len = (unsigned)kstrlen(text);
     if (serial_too && serial_on)
         serial_write(text, len);
     screen_words(text, len, 1, true);
