@@ -68,28 +68,32 @@ void efi_log_where(char *prefix, size_t size)
     }
 }
 
-/* The prelude's ranges sorted by base, touching ones joined: the firmware
- * lists GRUB's memory and free memory side by side, and the memory
- * benchmarks take the largest single range. */
+/* The prelude's ranges, sorted by base (the firmware's map need not be)
+ * and joined where they touch with one type, are the kernel's map: GRUB
+ * passes none when it keeps boot services. Past BOOT_MMAP_MAX entries the
+ * highest ones are left out (the 32-bit core's memory is below 4 GiB). */
 void efi_adopt_memory_map(void)
 {
     if (!efi_state.entered)
         return;
-    struct platform_mem_range *map = boot_info.mmap;
-    unsigned n = 0;
-    for (unsigned i = 0; i < efi_state.nconv && n < BOOT_MMAP_MAX; i++) {
-        struct platform_mem_range r = { efi_state.conv[i].base, efi_state.conv[i].length, MEM_USABLE };
-        unsigned at = n++;
-        for (; at > 0 && map[at - 1].base > r.base; at--)
-            map[at] = map[at - 1];
-        map[at] = r;
+    struct efi_range *in = efi_state.map;
+    unsigned n = efi_state.nmap;
+    for (unsigned i = 1; i < n; i++) {
+        struct efi_range r = in[i];
+        unsigned at = i;
+        for (; at > 0 && in[at - 1].base > r.base; at--)
+            in[at] = in[at - 1];
+        in[at] = r;
     }
     unsigned out = 0;
     for (unsigned i = 0; i < n; i++) {
-        if (out && map[out - 1].base + map[out - 1].length == map[i].base)
-            map[out - 1].length += map[i].length;
-        else
-            map[out++] = map[i];
+        struct platform_mem_range *last = out ? &boot_info.mmap[out - 1] : NULL;
+        if (last && last->type == in[i].type && last->base + last->length == in[i].base) {
+            last->length += in[i].length;
+        } else if (out < BOOT_MMAP_MAX) {
+            struct platform_mem_range r = { in[i].base, in[i].length, in[i].type };
+            boot_info.mmap[out++] = r;
+        }
     }
     boot_info.nmmap = out;
 }

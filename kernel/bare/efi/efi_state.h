@@ -34,7 +34,7 @@
 
 typedef uint64_t efi_u64 __attribute__((aligned(8)));
 
-#define EFI_CONV_MAX 48         /* conventional-memory ranges kept (the largest) */
+#define EFI_MAP_MAX 128         /* memory ranges kept from GetMemoryMap */
 #define EFI_LAPIC_REGS 10
 #define EFI_WHY_MAX 160
 
@@ -53,7 +53,8 @@ struct efi_irq {
     uint8_t pic1, pic2, kept, pad[5];
 };
 
-struct efi_range { efi_u64 base, length; };
+/* type: multiboot2's (§3.6.8): 1 usable, 2 reserved, 3 ACPI, 4 ACPI NVS, 5 defective. */
+struct efi_range { efi_u64 base, length; uint32_t type, pad; };
 
 struct efi_state {
     efi_u64 entered;            /* 1: GRUB came in through the EFI amd64 entry */
@@ -68,15 +69,16 @@ struct efi_state {
     uint32_t ready, truncated, read_only, written;
     char why[EFI_WHY_MAX];      /* the prelude's or the write's failure */
     char name[48];              /* the file name (ASCII), set by the kernel */
-    /* GetMemoryMap's EfiConventionalMemory after the prelude's allocations:
-     * while boot services live, the kernel uses only these. */
-    uint32_t nconv, nconv_dropped;
-    struct efi_range conv[EFI_CONV_MAX];
+    /* GetMemoryMap after the prelude's allocations, in multiboot2's types
+     * (GRUB passes no memory map when it keeps boot services): while they
+     * live, the kernel uses only the usable ranges (prelude.c says which). */
+    uint32_t nmap, nmap_dropped;
+    struct efi_range map[EFI_MAP_MAX];
 };
 
 _Static_assert(sizeof(struct efi_cpu) == 96, "efi_cpu layout differs between the builds");
 _Static_assert(sizeof(struct efi_irq) == 56, "efi_irq layout differs between the builds");
-_Static_assert(__builtin_offsetof(struct efi_state, conv) == 616, "efi_state layout differs between the builds");
+_Static_assert(__builtin_offsetof(struct efi_state, map) == 616, "efi_state layout differs between the builds");
 
 _Static_assert(__builtin_offsetof(struct efi_state, firmware) == EFI_ST_FIRMWARE, "efi_entry.S offsets");
 _Static_assert(__builtin_offsetof(struct efi_state, kernel) == EFI_ST_KERNEL, "efi_call.S offsets");

@@ -107,46 +107,69 @@ static void open_logs(struct efi_state *s, struct efi_boot_services *bs)
     root->close(root);
 }
 
-static void keep_range(struct efi_state *s, uint64_t base, uint64_t length)
+/* One range of the map: joined to the last one when it continues it with
+ * the same type (the firmware lists many small neighbours); when the map is
+ * full, a usable range takes the place of the smallest reserved one. */
+static void keep_range(struct efi_state *s, uint64_t base, uint64_t length, uint32_t type)
 {
-    unsigned at = s->nconv;
-    if (at == EFI_CONV_MAX) { /* full: replace the smallest, if this one is larger */
-        at = 0;
-        for (unsigned i = 1; i < EFI_CONV_MAX; i++)
-            if (s->conv[i].length < s->conv[at].length)
+    struct efi_range *last = s->nmap ? &s->map[s->nmap - 1] : 0;
+    if (last && last->type == type && last->base + last->length == base) {
+        last->length += length;
+        return;
+    }
+    unsigned at = s->nmap;
+    if (at == EFI_MAP_MAX) {
+        s->nmap_dropped++;
+        at = EFI_MAP_MAX;
+        for (unsigned i = 0; type == 1 && i < EFI_MAP_MAX; i++)
+            if (s->map[i].type != 1 && (at == EFI_MAP_MAX || s->map[i].length < s->map[at].length))
                 at = i;
-        s->nconv_dropped++;
-        if (s->conv[at].length >= length)
+        if (at == EFI_MAP_MAX)
             return;
     } else {
-        s->nconv++;
+        s->nmap++;
     }
-    s->conv[at].base = base;
-    s->conv[at].length = length;
+    s->map[at].base = base;
+    s->map[at].length = length;
+    s->map[at].type = type;
 }
 
 /* A loader range without the log buffer in it (the firmware may have
- * merged the buffer's descriptor with GRUB's neighbouring ones). */
+ * merged the buffer's descriptor with GRUB's neighbouring ones); the
+ * buffer itself is reserved. */
 static void keep_loader_range(struct efi_state *s, uint64_t base, uint64_t length)
 {
     uint64_t end = base + length, buf_end = s->buf + s->buf_size;
     if (!s->buf || buf_end <= base || s->buf >= end) {
-        keep_range(s, base, length);
+        keep_range(s, base, length, 1);
         return;
     }
     if (s->buf > base)
-        keep_range(s, base, s->buf - base);
+        keep_range(s, base, s->buf - base, 1);
+    keep_range(s, s->buf, s->buf_size, 2);
     if (end > buf_end)
-        keep_range(s, buf_end, end - buf_end);
+        keep_range(s, buf_end, end - buf_end, 1);
+}
+
+/* multiboot2's type for a UEFI memory type (UEFI §7.2, Table 7-5). Usable
+ * for the kernel: the firmware's free memory and GRUB's (EfiLoaderCode/
+ * Data): GRUB is never returned to, and the kernel image, the multiboot2
+ * information and the modules in it are kept clear of as on a BIOS boot.
+ * The firmware's own memory (boot and runtime services, ACPI, reserved)
+ * is never usable. */
+static uint32_t multiboot_type(uint32_t efi_type)
+{
+    switch (efi_type) {
+    case EFI_CONVENTIONAL_MEMORY: case EFI_LOADER_CODE: case EFI_LOADER_DATA: return 1;
+    case EFI_ACPI_RECLAIM_MEMORY: return 3;
+    case EFI_ACPI_MEMORY_NVS: return 4;
+    case EFI_UNUSABLE_MEMORY: return 5;
+    default: return 2;
+    }
 }
 
 /* §7.2 GetMemoryMap, into the (still empty) log buffer: the last call, so
- * every allocation above is in it. Usable for the kernel: the firmware's
- * free memory (EfiConventionalMemory) and GRUB's (EfiLoaderCode/Data, but
- * not the log buffer): GRUB is never returned to, and the kernel image,
- * the multiboot2 information and the modules in it are kept clear of as on
- * a BIOS boot. The firmware's own memory (boot and runtime services, ACPI,
- * reserved) is never counted. */
+ * every allocation above is in it. */
 static void memory_map(struct efi_state *s, struct efi_boot_services *bs)
 {
     uint64_t size = s->buf_size, key, dsize;
@@ -161,10 +184,10 @@ static void memory_map(struct efi_state *s, struct efi_boot_services *bs)
         const struct efi_memory_descriptor *d = (const struct efi_memory_descriptor *)(map + at);
         if (!d->pages)
             continue;
-        if (d->type == EFI_CONVENTIONAL_MEMORY)
-            keep_range(s, d->physical_start, d->pages * 4096);
-        else if (d->type == EFI_LOADER_CODE || d->type == EFI_LOADER_DATA)
+        if (d->type == EFI_LOADER_CODE || d->type == EFI_LOADER_DATA)
             keep_loader_range(s, d->physical_start, d->pages * 4096);
+        else
+            keep_range(s, d->physical_start, d->pages * 4096, multiboot_type(d->type));
     }
     memset(map, 0, size);
 }

@@ -27,6 +27,9 @@ struct efi_memory_descriptor {
     uint64_t physical_start, virtual_start, pages, attribute;
 };
 #define EFI_CONVENTIONAL_MEMORY 7
+#define EFI_UNUSABLE_MEMORY 8
+#define EFI_ACPI_RECLAIM_MEMORY 9
+#define EFI_ACPI_MEMORY_NVS 10
 #define EFI_LOADER_CODE 1
 #define EFI_LOADER_DATA 2
 #define EFI_ALLOCATE_MAX_ADDRESS 1
