@@ -9,7 +9,7 @@ mtools, exactly as `cyclekit logs` does, and hold it to `log check`:
 * a second boot adds a second file;
 * with a serial port too, the file is byte for byte what the serial port
   carried from the begin record to the end record;
-* a stick with no room left says so on the screen (read back through QEMU's
+* a read-only stick, and a stick with no room left, say so on the screen (read back through QEMU's
   screendump), the run still completes, and fsck.fat finds nothing wrong;
 * the same image booted by a BIOS logs to the serial port as before and
   writes no file.
@@ -59,7 +59,7 @@ def read_log(image, name, tmp):
     return open(cyclekit_logs.copy_out(image, cyclekit_logs.partition_offset(image), name, tmp), "rb").read()
 
 
-def qemu(image, tmp, serial="none", uefi=True, monitor=None, cmdline=CMDLINE):
+def qemu(image, tmp, serial="none", uefi=True, monitor=None, cmdline=CMDLINE, readonly=False):
     vars_copy = os.path.join(tmp, "vars.fd")
     shutil.copy(OVMF_VARS, vars_copy)
     cmd = ["qemu-system-x86_64", "-machine", "pc", "-m", "256", "-cpu", "max", "-display", "none",
@@ -69,7 +69,7 @@ def qemu(image, tmp, serial="none", uefi=True, monitor=None, cmdline=CMDLINE):
     if uefi:
         cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
                 "-drive", f"if=pflash,format=raw,file={vars_copy}",
-                "-drive", f"if=none,id=stick,format=raw,file={image}",
+                "-drive", f"if=none,id=stick,format=raw,file={image}" + (",readonly=on" if readonly else ""),
                 "-device", "qemu-xhci", "-device", "usb-storage,drive=stick"]
     else:
         cmd += ["-drive", f"file={image},format=raw,if=ide"]
@@ -138,6 +138,17 @@ def test_bios_boot_of_the_same_stick_logs_to_serial_only(stick):
     assert "console: serial 0x3f8 at 115200 baud 8N1, screen: VGA text" in log.text
     assert "log: the serial port only (a BIOS boot writes no log file)" in rows, rows[-4:]
     assert b"log file" not in open(serial, "rb").read()
+    assert logs_on(image) == before
+
+
+def test_read_only_stick_says_why_and_the_run_completes(stick):
+    image, tmp = stick
+    before = logs_on(image)
+    serial = os.path.join(tmp, "ro.log")
+    assert boot(image, tmp, serial=f"file:{serial}", readonly=True) == 0
+    log = cyclekit_log.parse_file(serial)
+    assert log.complete, log.problems
+    assert "log file: not written: the boot volume is read-only" in log.text
     assert logs_on(image) == before
 
 
