@@ -22,13 +22,15 @@ static void say_no_room(struct efi_state *s)
 {
     char text[EFI_WHY_MAX];
     unsigned at = 0;
-    const char *a = "no room on the boot volume: ", *b = " bytes free, the log needs ";
+    const char *a = "no room on the boot volume: ", *b = " bytes free, the log needs ", *c = " bytes";
     while (*a)
         text[at++] = *a++;
     at += decimal(text + at, s->free_space);
     while (*b)
         text[at++] = *b++;
     at += decimal(text + at, s->buf_len);
+    while (*c)
+        text[at++] = *c++;
     text[at] = '\0';
     efi_say(s, text, 0);
 }
