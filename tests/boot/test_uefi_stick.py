@@ -11,6 +11,7 @@ mtools, exactly as `cyclekit logs` does, and hold it to `log check`:
   carried from the begin record to the end record;
 * a read-only stick, and a stick with no room left, say so on the screen (read back through QEMU's
   screendump), the run still completes, and fsck.fat finds nothing wrong;
+* the kernel without long mode (mode=32) and after the self-test writes too;
 * the same image booted by a BIOS logs to the serial port as before and
   writes no file.
 
@@ -127,6 +128,22 @@ def test_second_boot_adds_a_log_identical_to_the_serial_one(stick):
     assert data.startswith(b'{"type":"begin"')
     assert wire[begin:] == data  # byte for byte, CR LF and all, to the end record's line
     assert cyclekit_log.parse(data).complete
+
+
+@pytest.mark.parametrize("options", ["mode=32", "selftest"])
+def test_written_from_protected_mode_and_after_the_self_tests_faults(stick, options):
+    """mode=32: the kernel ran with paging off, so the call to the firmware
+    enters long mode on the firmware's own page tables (efi_call.S's other
+    path); selftest: the faults, traps and the watchdog have all run before
+    the firmware is called."""
+    image, tmp = stick
+    before = logs_on(image)
+    assert boot(image, tmp, cmdline=options if options == "selftest" else f"{CMDLINE} {options}") == 0
+    new = sorted(set(logs_on(image)) - set(before))
+    assert len(new) == 1, (before, logs_on(image))
+    log = cyclekit_log.parse(read_log(image, new[0], tmp))
+    assert log.complete, log.problems
+    assert log.records[0]["cmdline"].endswith(options)
 
 
 def test_bios_boot_of_the_same_stick_logs_to_serial_only(stick):
