@@ -207,6 +207,8 @@ $(GUARD_THREADS): tests/unit/threads/guard_threads.c kernel/platform/guard.c ker
 	$(HOSTCC) $(filter-out -MMD -MP,$(HCFLAGS)) -DCK_GUARD_PER_THREAD -o $@ $(filter %.c %.S,$^) -lcmocka -lpthread
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/bare/firmware/smbios.c.o
+# So is the UEFI boot's memory map (kernel/bare/efi/efi_map.c).
+$(BUILD)/host/efi/test_efi_map: $(BUILD)/host/kernel/bare/efi/efi_map.c.o
 # So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
 # MSRs come from the test's own rdmsr_safe/wrmsr_safe.
 $(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/bare/smp/lapic.c.o
