@@ -5,6 +5,7 @@
 #   make check    host unit tests, the Pentium instruction check, the P5 model, boot tests
 #   make hosted   the same harness and benchmarks as a Linux user-space program
 #   make netboot  a GRUB network-boot directory (build/netboot);  make floppy  a 1.44 MB floppy image
+#   make usb      a BIOS/UEFI USB stick image (build/cyclekit-usb.img); UEFI runs write their log to it
 # Missing Debian packages are installed by scripts/deps (or it prints the apt-get line).
 
 BUILD   := build
@@ -169,11 +170,15 @@ run: $(ISO)
 # Other boot media (scripts/cyclekit_media.py): a GRUB network-boot directory
 # (BIOS and UEFI PXE) and a 1.44 MB floppy; NETBOOT_OPTIONS/FLOPPY_OPTIONS go
 # on the default entry's kernel line.
-.PHONY: netboot floppy
+.PHONY: netboot floppy usb
 netboot: $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 	$(PYTHON) scripts/cyclekit image --no-build --netboot $(BUILD)/netboot --options "$(NETBOOT_OPTIONS)"
 floppy: $(KERNEL) iso/grub.cfg
 	$(PYTHON) scripts/cyclekit image --no-build --floppy $(BUILD)/cyclekit-floppy.img --options "$(FLOPPY_OPTIONS)"
+# A BIOS/UEFI USB stick image whose UEFI boots write their log to it
+# (docs/uefi-log.md); USB_OPTIONS go on the default entry's kernel line.
+usb: $(KERNEL) $(KERNEL_FB) iso/grub.cfg
+	$(PYTHON) scripts/cyclekit image --no-build --usb $(BUILD)/cyclekit-usb.img --options "$(USB_OPTIONS)"
 run-kvm: $(ISO)
 	$(RUN) --iso $(ISO) --accel kvm $(RUNFLAGS)
 run-uefi: $(ISO)
