@@ -32,8 +32,8 @@ mb2_header:
     /* UEFI: keep the firmware's boot services (tag 7) and, on x86-64
      * firmware, enter at efi64_entry in 64-bit mode (tag 9), both optional so
      * a BIOS GRUB (or one without them) boots _start as before (multiboot2
-     * specification §3.1.11 "EFI boot services tag", §3.1.13 "EFI amd64
-     * entry address tag"; docs/uefi-log.md). */
+     * specification §3.1, "EFI boot services tag" and "EFI amd64 entry
+     * address tag"; docs/uefi-log.md). */
     .balign 8
     .short 7, 1
     .long 8
@@ -106,11 +106,11 @@ boot_stack_bottom:
     .skip 65536
 boot_stack_top:
 
-/* The UEFI entry (multiboot2 §3.1.13 "EFI amd64 entry address tag"): GRUB
+/* The UEFI entry (multiboot2 specification §3.1, "EFI amd64 entry address tag"): GRUB
  * comes here in 64-bit mode with the firmware's paging, GDT, IDT and stack,
  * boot services still running, EAX = the multiboot2 magic, RBX = the MBI
- * (multiboot2 §3.3 "I386 machine state" / "EFI amd64 machine state with
- * boot services enabled"). The firmware's CPU state is kept in efi_state
+ * (multiboot2 §3.3, "EFI amd64 machine state with boot services
+ * enabled"). The firmware's CPU state is kept in efi_state
  * (.data: _start clears only .bss), the 64-bit blob's prelude runs on the
  * firmware's stack, then the CPU leaves long mode the way SDM Vol. 3A
  * §9.8.5.4 "Switching Out of IA-32e Mode Operation" says (compatibility

@@ -53,7 +53,7 @@ struct efi_irq {
     uint8_t pic1, pic2, kept, pad[5];
 };
 
-/* type: multiboot2's (§3.6.8): 1 usable, 2 reserved, 3 ACPI, 4 ACPI NVS, 5 defective. */
+/* type: multiboot2's (§3.6, "Memory map"): 1 usable, 2 reserved, 3 ACPI, 4 ACPI NVS, 5 defective. */
 struct efi_range { efi_u64 base, length; uint32_t type, pad; };
 
 struct efi_state {

@@ -5,8 +5,8 @@
  * say; the run goes on either way. */
 #include "blob.h"
 
-#define MB2_TAG_EFI64 12        /* multiboot2 §3.6.13: the EFI 64-bit system table */
-#define MB2_TAG_EFI64_IH 20     /* multiboot2 §3.6.16: the EFI 64-bit image handle */
+#define MB2_TAG_EFI64 12        /* multiboot2 §3.6 "EFI 64-bit system table pointer" */
+#define MB2_TAG_EFI64_IH 20     /* multiboot2 §3.6 "EFI 64-bit image handle pointer" */
 #define LOG_BUFFER_BYTES (8ull << 20)
 #define BELOW_4G 0xffffffffull
 
@@ -151,7 +151,7 @@ static void keep_loader_range(struct efi_state *s, uint64_t base, uint64_t lengt
         keep_range(s, buf_end, end - buf_end, 1);
 }
 
-/* multiboot2's type for a UEFI memory type (UEFI §7.2, Table 7-5). Usable
+/* multiboot2's type for a UEFI memory type (UEFI §7.2, the memory type table of AllocatePages). Usable
  * for the kernel: the firmware's free memory and GRUB's (EfiLoaderCode/
  * Data): GRUB is never returned to, and the kernel image, the multiboot2
  * information and the modules in it are kept clear of as on a BIOS boot.

@@ -99,7 +99,7 @@ struct efi_simple_file_system {
     efi_status (EFIAPI *open_volume)(struct efi_simple_file_system *self, struct efi_file **root);
 };
 
-/* §13.5.16 EFI_FILE_SYSTEM_INFO */
+/* §13.5, EFI_FILE_SYSTEM_INFO (GetInfo) */
 struct efi_file_system_info {
     uint64_t size;
     uint8_t read_only;
