@@ -36,7 +36,7 @@ def add_arguments(parser):
 
 def run(args):
     if not (args.output or args.netboot or args.floppy or args.usb):
-        print("cyclekit image: say what to write: -o OUT.iso, --netboot DIR, --floppy OUT.img and/or --usb OUT.img",
+        print("cyclekit image: say what to write: --usb OUT.img, -o OUT.iso, --netboot DIR and/or --floppy OUT.img",
               file=sys.stderr)
         return 2
     try:
