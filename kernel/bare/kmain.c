@@ -71,6 +71,9 @@ static void describe(struct platform_info *info)
              : long_mode.region_page == PAGE_1G ? "1g" : "2m";
     b->map_pages = !long_mode.on ? NULL : long_mode.gb_pages ? "1g" : "2m";
     b->mapped_bytes = long_mode.mapped_top;
+    if (efi_map_dropped())
+        log_note("info", "platform", "UEFI memory map: %u firmware ranges did not fit (reserved ones "
+                 "left out first)", efi_map_dropped());
     if (long_mode.note) /* an option long mode could not honour */
         log_note("warn", "platform", "%s", long_mode.note);
     static struct platform_smbios smbios;

@@ -15,11 +15,6 @@ void efi_firmware_call(uint32_t op); /* efi_call.S */
 
 static int finished;
 
-int efi_boot_services_kept(void)
-{
-    return efi_state.entered != 0;
-}
-
 /* Byte for byte what serial_write sends: "\r\n" for each '\n'. */
 static void put(char c)
 {

@@ -4,8 +4,8 @@
 #define CK_EFI_LOG_H
 #include <stddef.h>
 
-/* Entered through the EFI amd64 entry with boot services kept. */
-int efi_boot_services_kept(void);
+/* How many firmware memory ranges did not fit the prelude's map (0: none). */
+unsigned efi_map_dropped(void);
 /* The bytes the serial port carries, also into the file's buffer. */
 void efi_log_append(const char *text, size_t len);
 /* The file the log will go to, for the console's line ("" when none). */

@@ -34,3 +34,8 @@ void efi_adopt_memory_map(void)
     }
     boot_info.nmmap = out;
 }
+
+unsigned efi_map_dropped(void)
+{
+    return efi_state.entered ? efi_state.nmap_dropped : 0;
+}
