@@ -81,6 +81,8 @@ def _fat(path, sectors, root):
 
 def usb(out, options="", modules=(), size_mib=DEFAULT_MIB):
     """Write the stick image OUT; returns its size in bytes."""
+    if os.path.exists(out) and not os.path.isfile(out):
+        raise MediaError(f"{out} is not a regular file: write the image to a file, then dd it to the stick")
     cyclekit_media._need_kernel()
     _need_tools()
     if size_mib < MIN_MIB:

@@ -130,7 +130,7 @@ void kmain(uint32_t magic, const void *info)
     idt_init();
     double_fault_init();
     multiboot2_parse(magic, info);
-    efi_adopt_memory_map(); /* boot services live: only the firmware's free memory */
+    efi_adopt_memory_map(); /* boot services live: the firmware's map, its own memory reserved */
     append_fwcfg_options();
     options_parse(boot_info.cmdline);
     long_mode_enter();
