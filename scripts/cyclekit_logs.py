@@ -5,8 +5,9 @@
   cyclekit logs /dev/sdb1 --list         the partition itself works too; --list only lists
 
 The stick (or an image made by `cyclekit image --usb`) is read with mtools at
-its FAT partition's offset (the first FAT partition of its MBR, or offset 0
-when DEVICE is the partition itself): no mounting, and no root for an image
+its FAT partition's offset (the first FAT partition of its MBR or GPT --
+an ISO written to a stick has one -- or offset 0 when DEVICE is the
+partition itself): no mounting, and no root for an image
 (a device needs read access, e.g. the disk group). Each log is checked as
 `cyclekit log check` checks a serial log; `cyclekit db import DIR` takes the
 copied files, or the stick itself (`cyclekit db import /dev/sdb`). Exit status: 0 all complete, 1 a log incomplete, 2 nothing read.
@@ -37,23 +38,48 @@ def add_arguments(parser):
     parser.add_argument("--list", action="store_true", help="only list the logs, copy and check nothing")
 
 
+def _is_fat(sector):
+    return sector[510:512] == b"\x55\xaa" and (sector[82:87] == b"FAT32" or sector[54:59] in (b"FAT12", b"FAT16"))
+
+
+def _gpt_starts(f):
+    """The first LBAs of a GPT's partitions (UEFI §5.3: the header at LBA 1)."""
+    f.seek(512)
+    header = f.read(92)
+    if header[:8] != b"EFI PART":
+        return []
+    entries_lba, count, size = struct.unpack_from("<QII", header, 72)
+    f.seek(entries_lba * 512)
+    table = f.read(min(count, 128) * size)
+    starts = []
+    for i in range(len(table) // size):
+        entry = table[i * size:(i + 1) * size]
+        if entry[:16] != bytes(16):
+            starts.append(struct.unpack_from("<Q", entry, 32)[0])
+    return starts
+
+
 def partition_offset(path):
-    """The byte offset of the FAT file system: the first FAT partition of an
-    MBR, or 0 when the first sector is a FAT boot sector itself."""
+    """The byte offset of the FAT file system: the partition itself (a FAT
+    boot sector at 0), else the first FAT partition of the MBR or, on a GPT
+    disk (an ISO written to a stick), of the GPT."""
     try:
         with open(path, "rb") as f:
             sector = f.read(512)
+            if len(sector) < 512 or sector[510:512] != b"\x55\xaa":
+                raise StickError(f"{path}: no boot sector (not a stick, image or partition cyclekit wrote)")
+            if _is_fat(sector):
+                return 0
+            starts = [struct.unpack_from("<I", sector, 454 + 16 * i)[0] for i in range(4)
+                      if sector[450 + 16 * i] in FAT_TYPES]
+            if any(sector[450 + 16 * i] == 0xee for i in range(4)):
+                starts = _gpt_starts(f)
+            for start in starts:
+                f.seek(start * 512)
+                if start and _is_fat(f.read(512)):
+                    return start * 512
     except OSError as e:
         raise StickError(f"cannot read {path}: {e.strerror}") from None
-    if len(sector) < 512 or sector[510:512] != b"\x55\xaa":
-        raise StickError(f"{path}: no boot sector (not a stick, image or partition cyclekit wrote)")
-    if sector[82:87] == b"FAT32" or sector[54:59] in (b"FAT12", b"FAT16"):
-        return 0
-    for i in range(4):
-        entry = sector[446 + 16 * i: 462 + 16 * i]
-        kind, start = entry[4], struct.unpack_from("<I", entry, 8)[0]
-        if kind in FAT_TYPES and start:
-            return start * 512
     raise StickError(f"{path}: no FAT partition in its partition table")
 
 

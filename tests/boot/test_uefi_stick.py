@@ -12,6 +12,7 @@ mtools, exactly as `cyclekit logs` does, and hold it to `log check`:
 * a read-only stick, and a stick with no room left, say so on the screen (read back through QEMU's
   screendump), the run still completes, and fsck.fat finds nothing wrong;
 * the kernel without long mode (mode=32) and after the self-test writes too;
+* the ISO itself written to a stick keeps the log in its EFI partition;
 * the same image booted by a BIOS logs to the serial port as before and
   writes no file.
 
@@ -168,6 +169,21 @@ def test_read_only_stick_says_why_and_the_run_completes(stick):
     assert log.complete, log.problems
     assert "log file: not written: the boot volume is read-only" in log.text
     assert logs_on(image) == before
+
+
+def test_the_iso_written_to_a_stick_keeps_its_log_in_its_efi_partition(tmp_path):
+    """`dd` of the ISO to a stick: GRUB comes from the ISO's small FAT EFI
+    partition (a GPT entry), which is writable there; `cyclekit logs` finds
+    the log in it."""
+    iso = os.path.join(ROOT, "build", "cyclekit.iso")
+    if not os.path.exists(iso):
+        pytest.skip("build/cyclekit.iso missing (make iso)")
+    image = str(tmp_path / "iso-stick.img")
+    shutil.copy(iso, image)
+    assert boot(image, str(tmp_path)) == 0
+    names = logs_on(image)
+    assert len(names) == 1, names
+    assert cyclekit_log.parse(read_log(image, names[0], str(tmp_path))).complete
 
 
 def fill(image, tmp, leave):

@@ -23,9 +23,10 @@ pytestmark = pytest.mark.skipif(not (os.path.exists(MKFS) and shutil.which("mcop
 START = 2048
 
 
-def stick(tmp, logs, with_mbr=True):
-    """An image: optionally an MBR with one FAT32 partition at sector 2048,
-    holding /cyclekit/logs/ with the given {name: path}."""
+def stick(tmp, logs, with_mbr=True, gpt=False):
+    """An image: optionally an MBR (or a protective MBR and a GPT) with one
+    FAT32 partition at sector 2048, holding /cyclekit/logs/ with the given
+    {name: path}."""
     part = os.path.join(tmp, "part.img")
     subprocess.run([MKFS, "-F", "32", "-C", part, str(40 * 1024)], check=True, capture_output=True)
     subprocess.run(["mmd", "-i", part, "::/cyclekit", "::/cyclekit/logs"], check=True, env=ENV)
@@ -36,10 +37,15 @@ def stick(tmp, logs, with_mbr=True):
     image = os.path.join(tmp, "stick.img")
     sectors = os.path.getsize(part) // 512
     mbr = bytearray(512)
-    mbr[446:462] = struct.pack("<B3sB3sII", 0x80, b"\xfe\xff\xff", 0x0c, b"\xfe\xff\xff", START, sectors)
+    mbr[446:462] = struct.pack("<B3sB3sII", 0x80, b"\xfe\xff\xff", 0xee if gpt else 0x0c, b"\xfe\xff\xff",
+                               1 if gpt else START, sectors)
     mbr[510:512] = b"\x55\xaa"
     with open(image, "wb") as f, open(part, "rb") as p:
         f.write(mbr)
+        if gpt:  # header at LBA 1, entries from LBA 2 (UEFI §5.3); the EFI system partition's type
+            f.write(b"EFI PART" + bytes(64) + struct.pack("<QII", 2, 128, 128) + bytes(424))
+            esp = bytes.fromhex("28732ac11ff8d211ba4b00a0c93ec93b")
+            f.write(bytes(128) + esp + bytes(16) + struct.pack("<QQ", START, START + sectors - 1) + bytes(80))
         f.seek(START * 512)
         shutil.copyfileobj(p, f)
     return image
@@ -73,6 +79,14 @@ def test_an_incomplete_log_fails_and_a_bare_partition_reads(tmp_path):
     done = logs(part)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "cut.log: incomplete: " in done.stdout and "good.log: complete: " in done.stdout
+
+
+def test_a_gpt_disk_such_as_an_iso_on_a_stick(tmp_path):
+    """The FAT partition is the GPT's second entry (the first is empty here)."""
+    a = tmp_path / "a.log"
+    logsynth.write(str(a), logsynth.records("max"))
+    done = logs(stick(str(tmp_path), {"a.log": str(a)}, gpt=True))
+    assert done.returncode == 0 and "a.log: complete: " in done.stdout, done.stdout + done.stderr
 
 
 def test_no_stick_and_no_logs_are_said_plainly(tmp_path):
