@@ -166,6 +166,9 @@ efi64_entry:
     call *%rax
     cli                         /* the firmware's calls may have set IF */
     movq %r12, %rsp
+    movq %cr4, %rax             /* CR4.PCIDE = 0: clearing CR0.PG with it set is a #GP (SDM Vol. 3A §4.10.1) */
+    btrq $17, %rax
+    movq %rax, %cr4
     movl $efi_entry_gdtr, %eax
     lgdt (%rax)
     pushq $0x08

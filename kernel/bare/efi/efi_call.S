@@ -103,6 +103,9 @@ efi_call64:
     movl $efi_blob, %eax
     call *%rax
     cli
+    movq %cr4, %rax             /* CR4.PCIDE = 0: clearing CR0.PG with it set is a #GP (SDM Vol. 3A §4.10.1) */
+    btrq $17, %rax
+    movq %rax, %cr4
     movl $efi_state+EFI_ST_KERNEL, %esi
     lgdt EFI_CPU_GDTR(%rsi)
     pushq $SEL_CODE
