@@ -6,6 +6,7 @@
 #   make check-pmu  the counters on the counting QEMU bed (docs/counters.md)
 #   make hosted   the same harness and benchmarks as a Linux user-space program
 #   make netboot  a GRUB network-boot directory (build/netboot);  make floppy  a 1.44 MB floppy image
+#   make usb      a BIOS/UEFI USB stick image (build/cyclekit-usb.img); UEFI runs write their log to it
 # Missing Debian packages are installed by scripts/deps (or it prints the apt-get line).
 
 BUILD   := build
@@ -34,7 +35,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/bare kernel/bare/console kernel/bare/traps kernel/bare/long \
-                 kernel/bare/firmware kernel/bare/smp kernel/bare/time
+                 kernel/bare/firmware kernel/bare/smp kernel/bare/time kernel/bare/efi
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/record kernel/cpu kernel/cpu/topology kernel/uarch kernel/smp kernel/pmu kernel/stats kernel/clock \
                  kernel/harness kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve kernel/options kernel/formats
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))
@@ -118,6 +119,30 @@ $(BUILD)/k/%.S.o: %.S Makefile | $(DEPS_OK)
 	@echo "  AS      $<"
 	@$(KCC) $(KASFLAGS) -c $< -o $@
 
+# The UEFI side of the log file (kernel/bare/efi/fw64/, docs/uefi-log.md):
+# 64-bit C calling the firmware (ms_abi), built position-independent with
+# hidden symbols so every reference is RIP-relative, linked at 0 into a flat
+# blob with no relocations at all (checked), and included whole in the 32-bit
+# kernel's 64-bit section by kernel/bare/efi/efi_blob.S.
+EFI64_SRCS   := $(sort $(wildcard kernel/bare/efi/fw64/*.c))
+EFI64_OBJS   := $(patsubst %,$(BUILD)/efi64/%.o,$(EFI64_SRCS))
+EFI64_BLOB   := $(BUILD)/efi64/blob.bin
+EFI64_CFLAGS := -std=gnu11 -O2 -m64 -mno-red-zone -mgeneral-regs-only -ffreestanding -fpie \
+                -fvisibility=hidden -fno-stack-protector -fno-asynchronous-unwind-tables -fno-builtin \
+                $(WARN) -Ikernel -MMD -MP
+$(BUILD)/efi64/%.c.o: %.c Makefile | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC64    $<"
+	@$(HOSTCC) $(EFI64_CFLAGS) -c $< -o $@
+$(EFI64_BLOB): $(EFI64_OBJS) kernel/bare/efi/fw64/blob.ld
+	@echo "  BLOB64  $@"
+	@ld -m elf_x86_64 -pie --no-dynamic-linker -nostdlib -T kernel/bare/efi/fw64/blob.ld -o $(@:.bin=.elf) $(EFI64_OBJS)
+	@if readelf -rW $(@:.bin=.elf) | grep -q R_X86_64; then readelf -rW $(@:.bin=.elf) >&2; \
+	  echo "$(@:.bin=.elf): relocations left: the blob must be position-independent" >&2; exit 1; fi
+	@objcopy -O binary $(@:.bin=.elf) $@
+$(BUILD)/k/kernel/bare/efi/efi_blob.S.o: KASFLAGS += -DEFI_BLOB_BIN='"$(EFI64_BLOB)"'
+$(BUILD)/k/kernel/bare/efi/efi_blob.S.o: $(EFI64_BLOB)
+
 $(KERNEL): $(KERNEL_OBJS) linker.ld
 	@echo "  LD      $@"
 	@$(KLD) -nostdlib -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS)
@@ -149,11 +174,15 @@ run: $(ISO)
 # Other boot media (cyclekit/media.py): a GRUB network-boot directory
 # (BIOS and UEFI PXE) and a 1.44 MB floppy; NETBOOT_OPTIONS/FLOPPY_OPTIONS go
 # on the default entry's kernel line.
-.PHONY: netboot floppy
+.PHONY: netboot floppy usb
 netboot: $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 	$(PYTHON) scripts/cyclekit image --no-build --netboot $(BUILD)/netboot --options "$(NETBOOT_OPTIONS)"
 floppy: $(KERNEL) iso/grub.cfg
 	$(PYTHON) scripts/cyclekit image --no-build --floppy $(BUILD)/cyclekit-floppy.img --options "$(FLOPPY_OPTIONS)"
+# A BIOS/UEFI USB stick image whose UEFI boots write their log to it
+# (docs/uefi-log.md); USB_OPTIONS go on the default entry's kernel line.
+usb: $(KERNEL) $(KERNEL_FB) iso/grub.cfg
+	$(PYTHON) scripts/cyclekit image --no-build --usb $(BUILD)/cyclekit-usb.img --options "$(USB_OPTIONS)"
 run-kvm: $(ISO)
 	$(RUN) --iso $(ISO) --accel kvm $(RUNFLAGS)
 run-uefi: $(ISO)
@@ -187,6 +216,8 @@ $(GUARD_THREADS): tests/unit/threads/guard_threads.c kernel/platform/guard.c ker
 	$(HOSTCC) $(filter-out -MMD -MP,$(HCFLAGS)) -DCK_GUARD_PER_THREAD -o $@ $(filter %.c %.S,$^) -lcmocka -lpthread
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/bare/firmware/smbios.c.o
+# So is the UEFI boot's memory map (kernel/bare/efi/efi_map.c).
+$(BUILD)/host/efi/test_efi_map: $(BUILD)/host/kernel/bare/efi/efi_map.c.o
 # So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
 # MSRs come from the test's own rdmsr_safe/wrmsr_safe.
 $(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/bare/smp/lapic.c.o

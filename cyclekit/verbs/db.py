@@ -1,6 +1,7 @@
 """`cyclekit db`: a results database of many runs on many machines.
 
-  cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why)
+  cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why);
+                                   a LOG may be a UEFI stick or --usb image: every log on it
   cyclekit db machines             the machines and how many runs each
   cyclekit db runs                 the stored runs: machine, platform, status, build, options
   cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*')
@@ -46,12 +47,15 @@ def _value(v, unit=""):
 
 
 def cmd_import(store, engine, args):
+    import tempfile
+    from cyclekit.verbs import logs as stick
     counts = {"stored": 0, "duplicate": 0, "refused": 0}
-    for path in args.logs:
-        state, message, _ = store.import_log(engine, path)
-        counts[state] += 1
-        print(f"{path}: {message}" if state != "refused" else f"{path}: refused: {message}",
-              file=sys.stderr if state == "refused" else sys.stdout)
+    with tempfile.TemporaryDirectory(prefix="cyclekit-db-") as tmp:
+        for shown, path in stick.log_files(args.logs, tmp):  # a stick: each log on it
+            state, message, _ = store.import_log(engine, path)
+            counts[state] += 1
+            print(f"{shown}: {message}" if state != "refused" else f"{shown}: refused: {message}",
+                  file=sys.stderr if state == "refused" else sys.stdout)
     print(f"{counts['stored']} stored, {counts['duplicate']} already there, {counts['refused']} refused")
     return 1 if counts["refused"] else 0
 

@@ -3,6 +3,7 @@
   cyclekit image -o lab.iso --options "bench=lat/*"   an ISO (BIOS and UEFI; CD or stick)
   cyclekit image --netboot /srv/tftp                   a GRUB network-boot directory (PXE)
   cyclekit image --floppy cyclekit.img                 a 1.44 MB BIOS floppy (486, early Pentium)
+  cyclekit image --usb stick.img                       a BIOS/UEFI USB stick; UEFI runs write their log to it
   cyclekit image -o x.iso --module build/snippets/snippet.ckb
 
 The options go on the first (default) menu entry's kernel line; each module
@@ -12,16 +13,20 @@ boot/grub/x86_64-efi/core.efi (UEFI).
 """
 import sys
 
-from cyclekit import media
+from cyclekit import media, usb
 
 VERB = "image"
-HELP = "write an ISO (-o), a network-boot directory (--netboot) or a floppy image (--floppy)"
+HELP = "write an ISO (-o), a network-boot directory (--netboot), a floppy (--floppy) or a USB stick image (--usb)"
 
 
 def add_arguments(parser):
     parser.add_argument("-o", "--output", metavar="OUT.iso", help="write a hybrid BIOS/UEFI ISO")
     parser.add_argument("--netboot", metavar="DIR", help="write a GRUB network-boot directory (replaced)")
     parser.add_argument("--floppy", metavar="OUT.img", help="write a 1.44 MB floppy image (BIOS)")
+    parser.add_argument("--usb", metavar="OUT.img", help="write a BIOS/UEFI USB stick image (FAT32; "
+                        "UEFI runs write their log to its cyclekit/logs/)")
+    parser.add_argument("--size", type=int, default=usb.DEFAULT_MIB, metavar="MIB",
+                        help=f"--usb: the image's size in MiB (default {usb.DEFAULT_MIB})")
     parser.add_argument("--options", default="", help="kernel options for the default entry")
     parser.add_argument("--module", action="append", default=[], metavar="FILE", dest="modules",
                         help="a loadable benchmark file to include (repeatable)")
@@ -29,11 +34,11 @@ def add_arguments(parser):
 
 
 def run(args):
-    if not (args.output or args.netboot or args.floppy):
-        print("cyclekit image: say what to write: -o OUT.iso, --netboot DIR and/or --floppy OUT.img",
+    if not (args.output or args.netboot or args.floppy or args.usb):
+        print("cyclekit image: say what to write: --usb OUT.img, -o OUT.iso, --netboot DIR and/or --floppy OUT.img",
               file=sys.stderr)
         return 2
-    for flag, out in (("-o", args.output), ("--floppy", args.floppy)):
+    for flag, out in (("-o", args.output), ("--floppy", args.floppy), ("--usb", args.usb)):
         if out and media.missing_directory(out):
             print(f"cyclekit image: {flag} {out}: the directory {media.missing_directory(out)} does not exist",
                   file=sys.stderr)
@@ -52,6 +57,10 @@ def run(args):
             used = media.floppy(args.floppy, args.options, args.modules)
             print(f"cyclekit image: wrote {args.floppy}: {used} of {media.FLOPPY_BYTES} "
                   "bytes used (boot sector and GRUB core with the kernel)")
+        if args.usb:
+            size = usb.usb(args.usb, args.options, args.modules, args.size)
+            print(f"cyclekit image: wrote {args.usb}: {size >> 20} MiB, one FAT32 partition "
+                  f"(write it to a stick with dd; logs: cyclekit logs DEVICE)")
     except (media.MediaError, OSError) as e:
         print(f"cyclekit image: {e}", file=sys.stderr)
         return 1

@@ -29,6 +29,7 @@
 #include "serve/serve.h"
 #include "bare/traps/watchdog.h"
 #include "formats/formats.h"
+#include "bare/efi/efi_log.h"
 
 void kmain(uint32_t magic, const void *info);
 
@@ -74,6 +75,9 @@ static void describe(struct platform_info *info)
              : long_mode.region_page == PAGE_1G ? "1g" : "2m";
     b->map_pages = !long_mode.on ? NULL : long_mode.gb_pages ? "1g" : "2m";
     b->mapped_bytes = long_mode.mapped_top;
+    if (efi_map_dropped())
+        log_note("info", "platform", "UEFI memory map: %u firmware ranges did not fit (reserved ones "
+                 "left out first)", efi_map_dropped());
     if (long_mode.note) /* an option long mode could not honour */
         log_note("warn", "platform", "%s", long_mode.note);
     static struct platform_smbios smbios;
@@ -113,6 +117,16 @@ static struct platform bare = {
     .wall_seconds = bare_rtc_seconds,
 };
 
+/* The UEFI log file, on the boot volume: success on the screen only (the
+ * serial port's bytes stay the file's), a failure on both. */
+static void write_log_file(void)
+{
+    char said[240];
+    int done = efi_log_finish(said, sizeof said);
+    if (done != EFI_LOG_NONE)
+        console_file_words(done == EFI_LOG_FAILED, said);
+}
+
 void kmain(uint32_t magic, const void *info)
 {
     settings_defaults(); /* before anything reads an option */
@@ -123,6 +137,7 @@ void kmain(uint32_t magic, const void *info)
     idt_init();
     double_fault_init();
     multiboot2_parse(magic, info);
+    efi_adopt_memory_map(); /* boot services live: the firmware's map, its own memory reserved */
     append_fwcfg_options();
     options_parse(boot_info.cmdline);
     long_mode_enter();
@@ -136,6 +151,7 @@ void kmain(uint32_t magic, const void *info)
     console_init();
 
     int status = run_suite(&bare, &serve_session);
+    write_log_file();
     keyboard_browse(); /* PgUp/PgDn through the screen, for keys= seconds */
     machine_exit(status);
 }

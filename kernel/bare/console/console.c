@@ -4,6 +4,7 @@
  * the readable lines (and JSON lines) as a scrolling log. */
 #include <stdarg.h>
 #include "bare/boot_info.h"
+#include "bare/efi/efi_log.h"
 #include "console.h"
 #include "fbcon.h"
 #include "keyboard.h"
@@ -11,6 +12,7 @@
 #include "options/settings.h"
 #include "platform/out.h"
 #include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "serial.h"
 #include "vga.h"
 
@@ -67,6 +69,7 @@ const struct screen_ops console_screen = { screen_size, screen_row };
 
 void console_out(enum out_channel channel, const char *text, size_t len)
 {
+    efi_log_append(text, len); /* the UEFI log file: the serial port's bytes, with or without one */
     if (serial_on)
         serial_write(text, (unsigned)len);
     if (screen_on && !layout && (channel == OUT_HUMAN || screen_json)) {
@@ -80,10 +83,14 @@ void console_out(enum out_channel channel, const char *text, size_t len)
 void console_describe(char *buf, size_t size)
 {
     size_t n;
+    char file[96];
+    efi_log_where(file, sizeof file);
     if (serial_on)
-        n = (size_t)ksnprintf(buf, size, "serial 0x%x at %u baud 8N1", (unsigned)settings.serial, (unsigned)settings.baud);
+        n = (size_t)ksnprintf(buf, size, "%sserial 0x%x at %u baud 8N1", file, (unsigned)settings.serial,
+                              (unsigned)settings.baud);
     else
-        n = (size_t)ksnprintf(buf, size, "no serial port (%s)", settings.serial ? "no UART answered" : "serial=none");
+        n = (size_t)ksnprintf(buf, size, "%sno serial port (%s)", file,
+                              settings.serial ? "no UART answered" : "serial=none");
     if (n >= size)
         return;
     const char *kind = screen_kind == SCREEN_FRAMEBUFFER ? "framebuffer" : "VGA text";
@@ -97,6 +104,26 @@ void console_describe(char *buf, size_t size)
         ksnprintf(buf + n, size - n, "; %s", keyboard_describe());
 }
 
+/* The screen alone: the layout's row `from_bottom` rows above its last,
+ * else the scrolling lines. */
+static void screen_words(const char *text, unsigned len, unsigned from_bottom, bool scrolling)
+{
+    unsigned cols, rows, from = 0;
+    if (!screen_size(&cols, &rows)) {
+        if (scrolling && screen_on && screen_kind == SCREEN_FRAMEBUFFER)
+            fbcon_write(text, len);
+        else if (scrolling && screen_on)
+            vga_write(text, len);
+        return;
+    }
+    while (from < len && text[from] == '\n') /* one row, one line */
+        from++;
+    while (len > from && text[len - 1] == '\n')
+        len--;
+    if (rows > from_bottom)
+        screen_row(rows - 1 - from_bottom, text + from, len - from);
+}
+
 /* Outside the log: after the end record, or when a fault hit the fault
  * handler and the log can no longer be trusted to finish a record. */
 void console_last_words(const char *fmt, ...)
@@ -108,12 +135,16 @@ void console_last_words(const char *fmt, ...)
     va_end(ap);
     unsigned len = n < (int)sizeof text ? (unsigned)n : sizeof text - 1;
     console_out(OUT_HUMAN, text, len);
-    unsigned cols, rows, from = 0;
-    if (!screen_size(&cols, &rows))
-        return;
-    while (from < len && text[from] == '\n') /* the layout's last row, one line */
-        from++;
-    while (len > from && text[len - 1] == '\n')
-        len--;
-    screen_row(rows - 1, text + from, len - from);
+    screen_words(text, len, 0, false);
+}
+
+/* What became of the UEFI log file, on the row above the last words (the
+ * exit's line), where the summary page stays readable; on the serial port
+ * too when `serial_too` (a failure: the serial log is then the only one). */
+void console_file_words(bool serial_too, const char *text)
+{
+    unsigned len = (unsigned)kstrlen(text);
+    if (serial_too && serial_on)
+        serial_write(text, len);
+    screen_words(text, len, 1, true);
 }

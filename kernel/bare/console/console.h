@@ -14,6 +14,8 @@ void console_out(enum out_channel channel, const char *text, size_t len);
 int console_read_byte(void);
 /* One readable line straight to the console, outside the log. */
 void console_last_words(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The log file's fate: the screen, and the serial port when serial_too. */
+void console_file_words(bool serial_too, const char *text);
 void console_describe(char *buf, size_t size); /* the console line of the platform record */
 /* struct platform's screen: the layout's rows on VGA text or the framebuffer. */
 extern const struct screen_ops console_screen;
