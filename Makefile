@@ -346,8 +346,14 @@ $(BUILD)/h64/%.S.o: %.S Makefile | $(DEPS_OK)
 $(HOSTED64_BIN): $(HOSTED64_KOBJS) $(HOSTED64_OBJS)
 	@echo "  HLD64   $@"
 	@$(HOSTED64_CC) -m64 -static -no-pie -z noexecstack -pthread -o $@ $(HOSTED64_OBJS) $(HOSTED64_KOBJS)
+# The 32-bit runner twice: as this machine starts it (natively where Linux
+# runs i386 programs), then forced under qemu-i386 (CK_HOSTED32, what a
+# kernel without IA32 emulation does), so both paths pass on every machine.
+HOSTED32_TESTS := tests/hosted/test_hosted.py tests/hosted/test_hosted_serve.py \
+                  tests/hosted/test_hosted_smp.py tests/hosted/test_hosted_sibling.py
 hosted-tests: hosted
 	$(PYTEST) -q -rs --durations=10 tests/hosted
+	CK_HOSTED32=qemu-i386 $(PYTEST) -q -rs $(HOSTED32_TESTS)
 
 # --- options and fuzzing (tests/fuzz/) ---
 # The option test links the whole host library, so every portable option registers.

@@ -68,7 +68,14 @@ class Session:
         deadline = time.monotonic() + seconds
         while True:
             try:
-                return serial.serial_for_url(port_url, baudrate=baud, timeout=0.05)
+                port = serial.serial_for_url(port_url, baudrate=baud, timeout=0.05, do_not_open=True)
+                if port_url.startswith("socket://"):
+                    # pyserial's socket open() ends with reset_input_buffer(),
+                    # which drops whatever already arrived: the begin record
+                    # of a kernel or runner that wrote before we connected.
+                    port.reset_input_buffer = lambda: None
+                port.open()
+                return port
             except serial.SerialException:
                 if not port_url.startswith("socket://") or time.monotonic() > deadline:
                     raise

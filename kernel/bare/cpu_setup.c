@@ -135,6 +135,29 @@ static uint64_t xcr0_wanted(void)
     return want;
 }
 
+/* Why CR4.OSXSAVE must stay clear on this CPU, or NULL. The SDM (Vol. 3A
+ * §2.5 "Control Registers", CR4.OSXSAVE) and the APM (Vol. 2 §3.1.3 "CR4
+ * Register") allow the bit wherever CPUID.1:ECX.XSAVE is set. QEMU's TCG
+ * (7.2: target/i386/cpu.h cr4_reserved_bits) instead counts it reserved
+ * unless CPUID.(EAX=0DH,ECX=1):EAX is non-zero (XSAVEOPT and its kin), and
+ * answers a reserved CR4 bit with an SVM #VMEXIT (exit code -1) even outside
+ * a guest (tcg/sysemu/misc_helper.c helper_write_crN): the MOV to CR4 is
+ * retried for ever, with no fault the guard could catch. Measured with
+ * -d int,exec: "vmexit(ffffffff, ...)" at the MOV, repeated. The family 15h
+ * models (Opteron_G4, Opteron_G5) have XSAVE without XSAVEOPT. Also met in
+ * https://github.com/hermit-os/kernel/issues/273. Real CPUs and KVM follow
+ * the manuals: only TCG is spared the write. */
+static const char *osxsave_refused(void)
+{
+    if (kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") != 0)
+        return NULL;
+    const struct cpuid_regs *sub1 = cpu_raw_find(cpu, 0xd, 1);
+    if (sub1 && sub1->eax != 0)
+        return NULL;
+    return "CR4.OSXSAVE left clear: QEMU's TCG hangs on setting it where CPUID.(EAX=0DH,ECX=1):EAX "
+           "is 0 (XSAVE without XSAVEOPT), so no XSAVE, AVX or XCR0";
+}
+
 /* CR4.OSXSAVE, then XCR0 (SDM Vol. 1 §13.3): only where CPUID.1:ECX.XSAVE
  * [bit 26] is set. A fault of XSETBV leaves XCR0 as it was (its reset value
  * 1, x87 only) and is reported; the cpu record shows what XCR0 holds. */
@@ -162,8 +185,11 @@ void bare_cpu_setup(char *said, size_t size)
         uint32_t want = cr4 & ~CR4_TSD; /* RDTSC at any privilege (it is ring 0 anyway) */
         if (cpu_has(cpu, FEAT_FXSR) && cpu_has(cpu, FEAT_SSE))
             want |= CR4_OSFXSR | CR4_OSXMMEXCPT; /* else SSE benchmarks fault with #UD */
-        if (cpu_has(cpu, FEAT_XSAVE))
+        const char *refused = cpu_has(cpu, FEAT_XSAVE) ? osxsave_refused() : NULL;
+        if (cpu_has(cpu, FEAT_XSAVE) && !refused)
             want |= CR4_OSXSAVE; /* SDM Vol. 1 §13.3 */
+        if (refused)
+            log_note("warn", "cpu", "%s", refused);
         if (want != cr4)
             write_cr4_safe(want);
         if (read_cr4_safe(&cr4) == 0)

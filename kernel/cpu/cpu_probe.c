@@ -91,7 +91,8 @@ static void probe_standard(struct probe *p, uint32_t max, bool *hypervisor)
             ask(p, 7, sub);
     }
     ask_if(p, 0xa, max, NULL);
-    ask_if(p, 0xd, max, NULL); /* XSAVE: the supported state components (subleaf 0) */
+    if (ask_if(p, 0xd, max, NULL)) /* XSAVE: the supported state components (subleaf 0) */
+        ask(p, 0xd, 1); /* XSAVEOPT, XSAVEC, XGETBV with ECX=1, XSAVES (SDM Vol. 2A, CPUID) */
     if (max >= 0xb)
         ask_topology_subleaves(p, 0xb);
     ask_if(p, 0x15, max, NULL);

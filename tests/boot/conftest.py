@@ -3,7 +3,9 @@
 The `boot` fixture runs scripts/run-qemu and returns a cyclekit_log.Log with
 `.rc` (the runner's exit code: the kernel status, or 124/125/126). Boots are
 cached per argument set within one pytest session, so several tests can
-assert on one boot.
+assert on one boot -- across pytest-xdist workers too: the first worker to
+need a boot takes its lock file and boots; the other waits and reads the
+same log (build/boot-logs/shared/, emptied when a session starts).
 
 A boot that selects no benchmarks (no bench=, list or sweep= in its
 cmdline) runs only the harness's calib/* group with few samples: tests
@@ -24,8 +26,12 @@ KVM_PROBE_TIMEOUT seconds). Where QEMU cannot start under KVM, crashes
 without a kernel status, or does not finish in time, every KVM test skips
 with what was measured (QEMU's first error line, or the time bound).
 """
+import fcntl
 import fnmatch
+import hashlib
+import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -44,6 +50,15 @@ RUNNER = os.path.join(ROOT, "scripts", "run-qemu")
 # two workers booting the same configuration never write one file.
 LOGDIR = os.path.join(ROOT, "build", "boot-logs", os.environ.get("PYTEST_XDIST_WORKER", "main"))
 EXIT_TIMEOUT, EXIT_NO_STATUS, EXIT_NO_START = 124, 125, 126
+# The boots every worker of this session shares (one pytest-xdist run id).
+SHARED = os.path.join(ROOT, "build", "boot-logs", "shared")
+
+
+def pytest_configure(config):
+    """The controller (or a session without workers) starts with no shared
+    boots: a log from an earlier session is never taken for this one's."""
+    if not hasattr(config, "workerinput"):
+        shutil.rmtree(SHARED, ignore_errors=True)
 
 SMALL_SUITE = "bench=calib/* samples=9"
 
@@ -144,6 +159,30 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
 _cache = {}
 
 
+def shared_boot(name, boot_once):
+    """The log of boot `name`, booted by boot_once(log_path) in whichever
+    worker asks first; a worker that asks while it boots waits on the lock."""
+    os.makedirs(SHARED, exist_ok=True)
+    path = os.path.join(SHARED, name + ".log")
+    with open(os.path.join(SHARED, name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        meta_path = os.path.join(SHARED, name + ".json")
+        if not os.path.exists(meta_path):
+            log = boot_once(path)
+            meta = {k: getattr(log, k) for k in ("rc", "stderr", "seconds", "timeout")}
+            with open(meta_path + ".tmp", "w") as f:
+                json.dump(meta, f)
+            os.replace(meta_path + ".tmp", meta_path)
+            return log
+    with open(meta_path) as f:
+        meta = json.load(f)
+    log = cyclekit_log.parse_file(path) if os.path.exists(path) else cyclekit_log.parse(b"")
+    log.path = path
+    for k, v in meta.items():
+        setattr(log, k, v)
+    return log
+
+
 def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=None,
              timeout=None, memory=128, full=False, smp=None):
     if not full and not any(w.startswith(("bench=", "sweep=")) or w == "list" for w in cmdline.split()):
@@ -158,16 +197,20 @@ def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=No
     if timeout is None:
         assert accel == "tcg", "KVM boots take their timeout from kvm().timeout()"
         timeout = tcg_timeout(cmdline, uefi, icount, full)
-    os.makedirs(LOGDIR, exist_ok=True)
     name = "-".join(str(p) for p in (cpu or "default", qemu, accel, "uefi" if uefi else "bios",
                                       icount if icount is not None else "", memory,
                                       f"smp{smp}" if smp else "", cmdline) if p != "")
-    name = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)[:120]
-    log = run_qemu(os.path.join(LOGDIR, name + ".log"), accel=accel, cpu=cpu, qemu=qemu, uefi=uefi,
-                   cmdline=cmdline, icount=icount, memory=memory, timeout=timeout, smp=smp)
-    log.timeout = timeout
-    _cache[key] = log
-    return log
+    # Readable, and unique: names cut at 120 characters could meet.
+    name = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)[:100] + \
+        "-" + hashlib.sha1(repr(key).encode()).hexdigest()[:10]
+
+    def boot_once(path):
+        log = run_qemu(path, accel=accel, cpu=cpu, qemu=qemu, uefi=uefi, cmdline=cmdline,
+                       icount=icount, memory=memory, timeout=timeout, smp=smp)
+        log.timeout = timeout
+        return log
+    _cache[key] = shared_boot(name, boot_once)
+    return _cache[key]
 
 
 @pytest.fixture

@@ -147,20 +147,24 @@ class ScreenBoot:
         self.monitor.command(f"pmemsave 0xb8000 4000 \"{out}\"")  # quoted: /tmp would parse as a division
         return vga_text(open(out, "rb").read())
 
-    def settled_screen(self, tries=20):
-        """The screen once two reads in a row agree. The console writes each
-        text to the serial port first and the screen after, so the serial log
-        can end while the framebuffer is still scrolling its last lines in
-        (slowly under TCG on a loaded machine); bounded: after `tries` reads
-        the last one is returned as it is."""
+    def screen_once(self, drawn, what):
+        """The screen once `drawn(rows)` says the last line of a drawing is
+        there, read once more. One read is not a frame: QEMU copies the
+        screen while the guest draws (pmemsave byte by byte, screendump row
+        by row), so a read can show a new footer under older rows. The kernel
+        draws a page top to bottom and its footer last, so a read that begins
+        after one that saw the footer sees the whole page. Bounded by the
+        boot's timeout; fails with the last rows read."""
         rows = self.screen()
-        for _ in range(tries):
-            time.sleep(0.2)
-            again = self.screen()
-            if again == rows:
-                break
-            rows = again
-        return rows
+        while not drawn(rows):
+            if time.time() - self.start > self.timeout:
+                raise AssertionError(f"{what} not drawn within {self.timeout} s: {rows}")
+            self._check_alive()
+            time.sleep(0.1)
+            rows = self.screen()
+        again = self.screen()
+        assert drawn(again), f"{what} drawn, then gone: {again}"
+        return again
 
     def key(self, name):
         self.monitor.command(f"sendkey {name}")

@@ -133,3 +133,25 @@ def test_end_gives_the_status_and_a_complete_log(session):
     assert end["status"] == 2   # the #UD and the watchdog above
     log = cyclekit_log.parse("\n".join(session.lines))
     assert log.complete, log.problems
+
+
+def test_session_keeps_the_lines_sent_before_it_opened():
+    """The Bridge forwards the runner's buffered stdout the moment the session
+    connects; pyserial's socket:// open() used to drop what had arrived by
+    then (reset_input_buffer), the begin record among it: 'no begin record'
+    at the end. A server that writes at once must lose nothing."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    first = b'{"type":"begin"}\n{"type":"serve","state":"ready"}\n'
+
+    def serve():
+        conn, _ = server.accept()
+        conn.sendall(first)
+        conn.recv(1)   # held open until the session closes
+        conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    s = cyclekit_wire.Session(f"socket://127.0.0.1:{server.getsockname()[1]}", timeout=30)
+    s.close()
+    server.close()
+    assert s.lines == first.decode().splitlines()
