@@ -6,15 +6,17 @@ would silently lose its expectation. The benchmark names come from the
 declarations themselves (bench/*.c through the C preprocessor,
 scripts/p5model.py), the rows from the EXPECT / EXPECT_TOL lines of each file.
 """
+import importlib.util
 import os
 import re
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import p5model as m  # noqa: E402
+# scripts/p5model.py is a build tool, not a package module: imported from its file.
+_spec = importlib.util.spec_from_file_location("p5model", os.path.join(ROOT, "scripts", "p5model.py"))
+m = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(m)
 
 UARCH_DIR = os.path.join(ROOT, "kernel", "uarch")
 FILES = sorted(f for f in os.listdir(UARCH_DIR) if f.endswith(".c") and f != "uarch.c")
