@@ -1,5 +1,5 @@
 /* Loadable benchmarks on the hosted runner: module=PATH[,PATH...] names the
- * benchmark files (scripts/cyclekit_module.py writes them), read here and
+ * benchmark files (cyclekit/benchfile.py writes them), read here and
  * checked by the portable loader (kernel/load/); code memory is an
  * anonymous mapping that may execute; the serial session (serve) reads
  * stdin and answers on stdout. */

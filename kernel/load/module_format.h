@@ -1,6 +1,6 @@
 /* The benchmark file: a benchmark the kernel reads at run time (from a GRUB
  * module2 line, the hosted runner's module=PATH, or the serial session), so
- * a snippet needs no rebuild. Written by scripts/cyclekit_module.py; the
+ * a snippet needs no rebuild. Written by cyclekit/benchfile.py; the
  * layout below is the one definition, docs/serve-protocol.md describes it.
  *
  * All integers little-endian. Version 1:

@@ -1,4 +1,4 @@
-"""`cyclekit run` and `cyclekit list --boot` (scripts/cyclekit_run.py, cyclekit_list.py):
+"""`cyclekit run` and `cyclekit list --boot` (cyclekit/verbs/run.py, list.py):
 readable lines on the terminal, the whole log saved, the kernel's status as
 the exit status; the list is the kernel's own (tests/hosted: by the hosted runner)."""
 import fnmatch

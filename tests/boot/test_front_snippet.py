@@ -3,7 +3,7 @@ the kernel from a GRUB module2 line, measured. Under -icount shift=0 the TSC
 counts instructions, so a straight-line body of N instructions is exactly
 N.00 ticks (docs/adding-a-benchmark.md, "Checking a body").
 
-These need the loadable benchmark format (scripts/cyclekit_module.py and the
+These need the loadable benchmark format (cyclekit/benchfile.py and the
 kernel's loader); without it they skip and say so."""
 import importlib.util
 import json

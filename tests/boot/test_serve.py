@@ -1,7 +1,7 @@
 """The serial session (issue 13): the kernel booted with `serve` is driven over
 QEMU's serial socket (scripts/run-qemu --serial-socket) by the host client
-(scripts/cyclekit_wire.py), with benchmark files written by
-scripts/cyclekit_module.py from bodies assembled here with GNU as.
+(cyclekit/wire.py), with benchmark files written by
+cyclekit/benchfile.py from bodies assembled here with GNU as.
 
 One session, one boot (the `session` fixture runs the whole conversation and
 keeps every answer); each test asserts one part of it:

@@ -1,5 +1,5 @@
 """`cyclekit list` and `cyclekit snippet --hosted` through the hosted runner
-(scripts/cyclekit_launch.py starts it, under qemu-i386 where Linux cannot
+(cyclekit/launch.py starts it, under qemu-i386 where Linux cannot
 execute i386 programs). Exact things only: names, counts, the options that
 reached the runner, and what the trust record says about the clock."""
 import importlib.util

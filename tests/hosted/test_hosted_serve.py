@@ -1,6 +1,6 @@
 """Loadable benchmarks and the serial session on the hosted runner: the
 same kernel/load and kernel/serve code as on bare metal, fed by module=PATH
-and by stdin. The session client (scripts/cyclekit_wire.py) talks to it
+and by stdin. The session client (cyclekit/wire.py) talks to it
 through a local TCP socket bridged to the runner's stdin and stdout, so the
 client is tested against the real protocol, not a fake. Records only: no
 timing is asserted (the runner may be under qemu-i386)."""

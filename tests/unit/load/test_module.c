@@ -13,7 +13,7 @@
 #include "load/loaded.h"
 #include "load/module.h"
 
-/* A file as scripts/cyclekit_module.py writes it; fields as given. */
+/* A file as cyclekit/benchfile.py writes it; fields as given. */
 struct spec {
     uint16_t version, header_len;
     uint8_t mode;
