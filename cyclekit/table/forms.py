@@ -79,7 +79,10 @@ def parse_yaml(text):
         key, value = m.group(1), m.group(2)
         listing = key if key in ("instructions", "register_initial_values") else None
         if key == "assembled_snippet":
-            doc["snippet"] = bytes.fromhex(value.strip())
+            try:
+                doc["snippet"] = bytes.fromhex(value.strip())
+            except ValueError:
+                doc["bad"] = f"assembled_snippet is not hexadecimal: {value[:40]!r}"
         elif key in ("mode", "info", "error", "cpu_name", "config"):
             doc[key] = _scalar(value)
     for doc in docs:
