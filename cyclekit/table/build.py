@@ -18,6 +18,7 @@ class Form:
         self.lat = None
         self.tput = None
         self.reason = None     # a skip reason for the whole form
+        self.key = None        # LLVM's spelling of the instructions ('ADD64rr RDX RDX RBX')
 
 
 def _wanted(doc, pattern):
@@ -40,12 +41,12 @@ def gather(tools, say, match=None):
         have = {d["opcode"] for d in docs}
         refusals = {op: why for op, why in refusals.items() if op not in have}
         docs = [d for d in docs if _wanted(d, pattern)]
-        splits = forms.split(docs)
-        forms.add_llvm_texts(tools["mc"], splits)
         make = bodies.latency if mode == "latency" else bodies.throughput
-        for doc, split in zip(docs, splits):
+        built = [make(split) for split in forms.split(docs)]
+        forms.add_llvm_texts(tools["mc"], [i for b in built if not b.problem for i in b.insns])
+        for doc, body in zip(docs, built):
             form = table.setdefault(doc["opcode"], Form(doc["opcode"]))
-            body = make(split)
+            form.key = form.key or "; ".join(doc["instructions"])
             if not body.problem and any(i.att is None for i in body.insns):
                 body = bodies.Body(problem=classify.INVALID64)
             setattr(form, "lat" if mode == "latency" else "tput", body)
@@ -160,8 +161,7 @@ def make_row(form, records, summaries, model_cpu):
     row = {"opcode": form.opcode, "model_cpu": model_cpu}
     runnable = _bodies(form)
     row["isa"] = rows.isa_of(runnable[0].insns) if runnable else None
-    row["asm"] = (form.lat or form.tput).text() if (form.lat or form.tput) and \
-        (form.lat or form.tput).insns else None
+    row["asm"] = runnable[0].text() if runnable else form.key
     if form.reason and not runnable:
         row["latency_status"] = row["throughput_status"] = f"skipped: {form.reason}"
         return row
