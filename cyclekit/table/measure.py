@@ -101,17 +101,18 @@ def _outcome(records, name):
 
 
 class Runner:
-    """Runs batches of (key, file bytes) through sessions; restarts a session that dies."""
+    """Runs batches of (key, file bytes) through sessions; restarts a session that dies.
+    start() -> a new session (HostedSession or QemuSession)."""
 
-    def __init__(self, binary, options=""):
-        self.binary = binary
+    def __init__(self, start, options=""):
+        self.start = start
         self.options = options
         self.session = None
         self.cpu = None
 
     def _session(self):
         if self.session is None:
-            self.session = HostedSession(self.binary)
+            self.session = self.start()
             cpus = [r for r in self.session.boot if r.get("type") == "cpu"]
             self.cpu = self.cpu or (cpus[0] if cpus else None)
         return self.session
@@ -141,3 +142,53 @@ class Runner:
         if self.session is not None:
             self.session.close()
             self.session = None
+
+
+class QemuSession:
+    """The same requests to the kernel booted under QEMU with `serve`, through its serial
+    socket (cyclekit/wire.py): the bare-metal harness, many bodies per boot."""
+
+    def __init__(self, qemu_args, timeout=300.0):
+        import socket
+        from cyclekit import wire          # pyserial: only when QEMU is asked for
+        self._wire = wire
+        with socket.socket() as s:         # a free port for QEMU's serial server
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.proc = subprocess.Popen(qemu_args + ["--serial-socket", str(port), "--cmdline", "serve",
+                                                  "--timeout", "86400", "--quiet"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.session = wire.Session(f"socket://127.0.0.1:{port}", timeout=timeout)
+        except (wire.WireError, wire.WireTimeout, OSError) as e:
+            self.proc.kill()
+            raise SessionDied(f"QEMU gave no session: {e}") from e
+        self.boot = self.session.boot_records
+
+    def _call(self, call):
+        try:
+            return call()
+        except self._wire.WireError as e:
+            return e.records
+        except (self._wire.WireTimeout, OSError) as e:
+            raise SessionDied(f"QEMU's session stopped answering: {e}") from e
+
+    def request(self, line):
+        """Only `run GLOB [OPTIONS]`: the table sends nothing else but load."""
+        glob, _, options = line[len("run "):].partition(" ")
+        return self._call(lambda: self.session.run(glob, options))
+
+    def load(self, data):
+        return self._call(lambda: [self.session.load(data)])
+
+    def close(self):
+        try:
+            self.session.end()
+        except (self._wire.WireError, self._wire.WireTimeout, OSError):
+            pass
+        self.session.close()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()

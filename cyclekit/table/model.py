@@ -21,6 +21,11 @@ import subprocess
 import tempfile
 
 ITERATIONS = 200
+
+
+class ModelError(Exception):
+    """llvm-mca cannot model this CPU (no scheduling model) or failed; str() says why."""
+
 RETRIES = 60
 CHUNK = 1500      # regions per llvm-mca run: a refusal costs a rerun of one chunk only
 
@@ -83,7 +88,8 @@ def _run_chunk(mca, cpu, blocks):
             return dict(refused, **_summaries(p.stdout, _total_cycles(mca, cpu, text)))
         bad = _bad_regions(p.stderr, where) or _unsupported(p.stderr, blocks)
         if not bad:
-            raise RuntimeError(f"llvm-mca -mcpu={cpu}: {p.stderr.strip().splitlines()[:1]}")
+            first = (p.stderr.strip().splitlines() or [f"status {p.returncode}"])[0]
+            raise ModelError(f"llvm-mca -mcpu={cpu}: {first}")
         for name in bad:
             refused[name] = None
             del blocks[name]

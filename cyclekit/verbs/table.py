@@ -15,10 +15,12 @@ missing LLVM; 1 when the runner could not start.
 """
 import os
 import re
+import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media
-from cyclekit.table import build, measure, output
+from cyclekit.table import build, measure, model, output
+from cyclekit.tree import BUILD
 
 VERB = "table"
 HELP = "measure every instruction form LLVM knows, beside LLVM's model (JSON, CSV, HTML)"
@@ -34,7 +36,13 @@ def add_arguments(parser):
                         "(default: from this CPU's identity, cyclekit/llvm_cpus.py)")
     parser.add_argument("--llvm", type=int, metavar="N", help="LLVM major version (default: the newest)")
     parser.add_argument("--options", default="", help="run options for every body (samples=51 ...)")
-    parser.add_argument("--no-build", action="store_true", help="do not run make hosted first")
+    parser.add_argument("--qemu", action="store_true",
+                        help="measure on the bare-metal kernel under QEMU (x86_64), one `serve` session "
+                             "(default: the hosted runner, natively)")
+    parser.add_argument("--icount", action="store_true",
+                        help="with --qemu: -icount shift=0 (every instruction counts 1: tests the plumbing)")
+    parser.add_argument("--kvm", action="store_true", help="with --qemu: KVM, -cpu host")
+    parser.add_argument("--no-build", action="store_true", help="do not run make hosted (make iso) first")
 
 
 def check_arguments(args):
@@ -47,6 +55,10 @@ def check_arguments(args):
             re.compile(args.match)
         except re.error as e:
             return f"--match {args.match!r}: not a regular expression ({e})"
+    if (args.icount or args.kvm) and not args.qemu:
+        return "--icount and --kvm go with --qemu"
+    if args.icount and args.kvm:
+        return "--icount is QEMU's TCG; it does not go with --kvm"
     if args.limit is not None and args.limit < 1:
         return f"--limit {args.limit}: must be at least 1"
     if media.missing_directory(args.output):
@@ -71,7 +83,6 @@ def model_cpu(args, tools, cpu):
 
 
 def llvm_model_names(tools):
-    from cyclekit.table import model
     return model.cpus(tools["mca"])
 
 
@@ -86,19 +97,30 @@ def run(args):
         build.stderr(f"{e}; nothing measured")
         return 2
     if not args.no_build:
-        media.make("hosted")
+        media.make("iso" if args.qemu else "hosted")
     started = time.monotonic()
-    runner = measure.Runner(launch.HOSTED64, args.options)
+    runner = measure.Runner(session_starter(args), args.options)
     try:
         return make_table(args, tools, runner, started)
     except ValueError as e:
         build.stderr(str(e))
         return 2
     except measure.SessionDied as e:
-        build.stderr(f"the hosted runner ({launch.HOSTED64}) could not start a session: {e}")
+        build.stderr(f"{'QEMU' if args.qemu else launch.HOSTED64} could not start a session: {e}")
         return 1
     finally:
         runner.close()
+
+
+def session_starter(args):
+    """A function that starts a session: the hosted runner, or the kernel under QEMU."""
+    if not args.qemu:
+        return lambda: measure.HostedSession(launch.HOSTED64)
+    qemu = [sys.executable, launch.RUN_QEMU, "--iso", os.path.join(BUILD, "cyclekit.iso"),
+            "--qemu", "x86_64"]
+    qemu += ["--icount", "0"] if args.icount else []
+    qemu += ["--accel", "kvm", "--cpu", "host"] if args.kvm else []
+    return lambda: measure.QemuSession(qemu)
 
 
 def make_table(args, tools, runner, started):
@@ -112,8 +134,13 @@ def make_table(args, tools, runner, started):
     build.stderr(f"{len(selected)} forms selected of {len(table)}")
     records = build.measure_all(runner, selected, build.stderr)
     t0 = time.monotonic()
-    summaries = build.model_all(tools, cpu_name, selected) if cpu_name else {}
-    build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s" if cpu_name else note)
+    summaries = {}
+    try:
+        summaries = build.model_all(tools, cpu_name, selected) if cpu_name else {}
+        build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s" if cpu_name else note)
+    except model.ModelError as e:
+        note, cpu_name = f"no model values: {e}", None
+        build.stderr(note)
     rows_ = [build.make_row(f, records, summaries, cpu_name) for f in selected]
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
