@@ -35,7 +35,8 @@ LATER_BY_FEATURE = (
     ("amx_tile", "sapphirerapids", "AMX"),
     ("avx512_fp16", "sapphirerapids", "AVX512-FP16"),
 )
-LACKS = {"sapphirerapids": set(), "emeraldrapids": set(), "graniterapids": set()}
+# LLVM's CPUs that have those features already: no contradiction there.
+HAVE_THEM = {"sapphirerapids", "emeraldrapids", "graniterapids"}
 
 
 def by_name(name):
@@ -55,7 +56,7 @@ def choose(cpu_record):
     llvm = by_name(name)
     if cpu_record and cpu_record.get("vendor") == "Intel":
         for feature, later, label in LATER_BY_FEATURE:
-            if feature in features and llvm not in LACKS:
+            if feature in features and llvm not in HAVE_THEM:
                 return later, (f"uncertain identity: the model number says {name}, but the CPU has "
                                f"{label}, which {name} lacks; taking LLVM's {later} model")
     if llvm is None:

@@ -110,7 +110,7 @@ class Runner:
         self.session = None
         self.cpu = None
 
-    def _session(self):
+    def start_session(self):
         if self.session is None:
             self.session = self.start()
             cpus = [r for r in self.session.boot if r.get("type") == "cpu"]
@@ -118,7 +118,7 @@ class Runner:
         return self.session
 
     def _run(self, items):
-        session = self._session()
+        session = self.start_session()
         records = []
         for slot, (_, make) in enumerate(items):
             records += session.load(make(f"{PREFIX}{slot:02d}"))

@@ -10,23 +10,33 @@ import os
 from cyclekit.table.rows import COLUMNS, table_record
 
 SCRIPT = """
+window.onerror = (m) => { document.body.dataset.errors = String(m); };
 const t = document.getElementById('forms'), body = t.tBodies[0];
-const rows = Array.from(body.rows);
-document.getElementById('filter').addEventListener('input', e => {
-  let re; try { re = new RegExp(e.target.value, 'i'); } catch (x) { return; }
+const rows = Array.from(body.rows), input = document.getElementById('filter');
+const heads = Array.from(t.tHead.rows[0].cells);
+function filter(text) {
+  let re; try { re = new RegExp(text, 'i'); } catch (x) { return; }
   let shown = 0;
   for (const r of rows) { const ok = re.test(r.textContent); r.hidden = !ok; shown += ok; }
   document.getElementById('shown').textContent = shown;
-});
-Array.from(t.tHead.rows[0].cells).forEach((th, i) => th.addEventListener('click', () => {
-  const up = th.dataset.dir !== 'up'; th.dataset.dir = up ? 'up' : 'down';
+}
+function sort(i, up) {
   const key = r => { const s = r.cells[i].textContent, n = parseFloat(s);
                      return isNaN(n) ? s : n; };
   rows.sort((a, b) => { const x = key(a), y = key(b);
     const c = (typeof x === typeof y) ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === 'number' ? -1 : 1);
     return up ? c : -c; });
   for (const r of rows) body.appendChild(r);
-}));
+  heads.forEach(h => delete h.dataset.dir); heads[i].dataset.dir = up ? 'up' : 'down';
+}
+input.addEventListener('input', e => filter(e.target.value));
+heads.forEach((th, i) => th.addEventListener('click', () => sort(i, th.dataset.dir !== 'up')));
+// A link can carry the view: #filter=REGEX&sort=COLUMN (-COLUMN: descending).
+const want = new URLSearchParams(location.hash.slice(1));
+if (want.get('filter')) { input.value = want.get('filter'); filter(input.value); }
+const by = want.get('sort') || '', col = heads.findIndex(h => h.textContent === by.replace(/^-/, ''));
+if (col >= 0) sort(col, !by.startsWith('-'));
+document.body.dataset.rows = rows.length;
 """
 STYLE = """body{font-family:sans-serif;margin:1em}table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:2px 6px}th{cursor:pointer;background:#eee}

@@ -124,7 +124,7 @@ def session_starter(args):
 
 
 def make_table(args, tools, runner, started):
-    runner._session()
+    runner.start_session()
     cpu = runner.cpu or {}
     cpu_name, note = model_cpu(args, tools, cpu)
     table = build.gather(tools, build.stderr, args.match)

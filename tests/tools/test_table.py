@@ -3,6 +3,7 @@ reasons, bodies built within the benchmark file's limits, and a small --match su
 measured by the hosted runner beside llvm-mca's model. Structure only: what a form
 measures on this machine is a timing, never asserted."""
 import csv
+import re
 import json
 import os
 import shutil
@@ -176,3 +177,26 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
     assert page.count("<tr") == len(records) + 1 and "<script>" in page and "src=" not in page
     for r in records:
         assert f">{r['opcode']}<" in page
+
+
+def test_page_sorts_and_filters_in_headless_chromium(tmp_path):
+    """The page's own script, run by a browser: a view in the link (#filter=, #sort=) hides
+    the rows that do not match and orders the rest, without a script error."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        pytest.skip("chromium is not installed (scripts/deps installs it)")
+    from cyclekit.table import output
+    made = [{"opcode": op, "isa": "gpr", "asm": text, "latency": lat, "throughput": 0.25}
+            for op, text, lat in (("ADD32rr", "add eax,ebx", 1.0), ("IMUL64rr", "imul rax,rbx", 3.0),
+                                  ("ADD64rr", "add rax,rbx", 1.0), ("SHL8rCL", "shl al,cl", 1.1))]
+    output.write_all(str(tmp_path), {"forms": 4, "measured": 4, "skipped": {}}, made)
+    url = "file://" + str(tmp_path / "index.html") + "#filter=add|imul&sort=-latency"
+    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=3000",
+                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    assert 'data-rows="4"' in body and "data-errors" not in body, body
+    order = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", p.stdout)]
+    hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', p.stdout)
+    assert order[0] == "IMUL64rr" and hidden == ["SHL8rCL"], (order, hidden)
