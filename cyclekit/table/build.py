@@ -7,7 +7,7 @@ import sys
 import time
 
 from cyclekit.tree import BUILD
-from cyclekit.table import bodies, classify, forms, measure, model, rows
+from cyclekit.table import bodies, classify, forms, measure, model, operands, rows
 
 
 class Form:
@@ -19,6 +19,7 @@ class Form:
         self.tput = None
         self.reason = None     # a skip reason for the whole form
         self.key = None        # LLVM's spelling of the instructions ('ADD64rr RDX RDX RBX')
+        self.operands = {}     # {input register: (Body, OR class)}: the chain through it
 
 
 def _wanted(doc, pattern):
@@ -91,6 +92,17 @@ def check_features(selected, cpu_features):
         body.problem = classify.FEATURE + (f" ({feature})" if feature else "")
 
 
+def add_operand_chains(selected):
+    """Sets form.operands on the forms whose latency body can be chained through each
+    input (operands.py); returns {OR class: reference Body}."""
+    runnable = [f for f in selected if f.lat and not f.lat.problem]
+    texts = [t for f in runnable for _, t, _ in operands.chains(f.lat)]
+    codes = operands.assemble_lines(texts + [t for ts in operands.reference_texts().values() for t in ts])
+    for form in runnable:
+        form.operands = operands.operand_bodies(form.lat, codes)
+    return operands.reference_bodies(codes)
+
+
 class Progress:
     def __init__(self, total, say):
         self.total, self.done, self.say = total, 0, say
@@ -107,10 +119,14 @@ class Progress:
                      f"about {left:.0f} s left")
 
 
-def measure_all(runner, selected, say):
-    """{(opcode, kind): record} for every runnable body, SLOTS at a time."""
+def measure_all(runner, selected, references, say):
+    """{(opcode, kind): record} for every runnable body, SLOTS at a time; kind is lat, tput
+    or op:REGISTER, and (REFERENCE, class) the OR chains."""
     jobs = [((f.opcode, kind), body) for f in selected
             for kind, body in (("lat", f.lat), ("tput", f.tput)) if body and not body.problem]
+    jobs += [((f.opcode, "op:" + x), body) for f in selected for x, (body, _) in f.operands.items()]
+    if any(f.operands for f in selected):
+        jobs += [((REFERENCE, cls), body) for cls, body in references.items()]
     progress = Progress(len(jobs), say)
     out = {}
     for k in range(0, len(jobs), measure.SLOTS):
@@ -156,9 +172,24 @@ def _part(body, record):
     return value, spread, status, body.per_copy
 
 
+REFERENCE = "(reference)"
+
+
+def operand_latencies(form, records):
+    """'X: cycles, ...': the pair's cycles per copy less its OR's own (half the reference
+    chain of two ORs); a register whose pair or reference has no value says why."""
+    parts = []
+    for x, (_, cls) in form.operands.items():
+        pair, _, status = rows.measured(records.get((form.opcode, "op:" + x)), 1)
+        ref, _, _ = rows.measured(records.get((REFERENCE, cls)), 2)
+        parts.append(f"{x}: {round(pair - ref, 2)}" if pair is not None and ref is not None
+                     else f"{x}: {status}")
+    return "; ".join(parts) or None
+
+
 def make_row(form, records, summaries, model_cpu):
     """The row of one form."""
-    row = {"opcode": form.opcode, "model_cpu": model_cpu}
+    row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records)}
     runnable = _bodies(form)
     row["isa"] = rows.isa_of(runnable[0].insns) if runnable else None
     row["asm"] = runnable[0].text() if runnable else form.key

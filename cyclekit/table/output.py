@@ -41,7 +41,7 @@ document.body.dataset.rows = rows.length;
 STYLE = """body{font-family:sans-serif;margin:1em}table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:2px 6px}th{cursor:pointer;background:#eee}
 td.n{text-align:right}tr.off td.m{background:#fdd}.skip{color:#888}code{font-size:12px}"""
-PAGE_COLUMNS = ("opcode", "isa", "asm", "latency", "latency_model", "throughput",
+PAGE_COLUMNS = ("opcode", "isa", "asm", "latency", "latency_model", "operand_latency", "throughput",
                 "throughput_model", "latency_status", "throughput_status")
 
 

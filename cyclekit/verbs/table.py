@@ -132,7 +132,8 @@ def make_table(args, tools, runner, started):
     selected = build.select(table, args.match, isas, args.limit)
     build.check_features(selected, cpu.get("features") or ())
     build.stderr(f"{len(selected)} forms selected of {len(table)}")
-    records = build.measure_all(runner, selected, build.stderr)
+    references = build.add_operand_chains(selected)
+    records = build.measure_all(runner, selected, references, build.stderr)
     t0 = time.monotonic()
     summaries = {}
     try:

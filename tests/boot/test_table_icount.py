@@ -1,8 +1,8 @@
 """`cyclekit table --qemu --icount` (issue 21): a GPR subset of LLVM's forms measured on
 the bare-metal kernel in ONE boot, its `serve` session over QEMU's serial socket. Under
 -icount shift=0 every instruction costs exactly one tick, so every single-instruction
-latency chain measures exactly 1.00 per instruction and every throughput set 1.00 per
-instruction: an exact test of the plumbing (forms, init, bodies, files, session, rows),
+latency chain measures exactly 1.00 per instruction, every throughput set 1.00 per
+instruction and every chain through another input 1.00: an exact test of the plumbing (forms, init, bodies, files, session, rows),
 not a timing."""
 import json
 import os
@@ -33,3 +33,8 @@ def test_gpr_chains_measure_exactly_one_per_instruction_in_one_boot(tmp_path):
     assert {r["opcode"]: r["latency"] for r in chains} == {r["opcode"]: 1.0 for r in chains}
     assert {r["opcode"]: r["throughput"] for r in sets} == {r["opcode"]: 1.0 for r in sets}
     assert all(r["isa"] == "gpr" for r in rows if r["isa"])
+    # Through each other input (the form, then OR back into that input, less the OR's own
+    # latency from a chain of two ORs): also exactly one.
+    operands = [part for r in rows if r["operand_latency"] for part in r["operand_latency"].split("; ")]
+    assert len(operands) >= 10
+    assert [p for p in operands if not p.endswith(": 1.0")] == []

@@ -122,6 +122,22 @@ def test_rows_take_values_per_instruction_and_mark_disagreement():
     assert rows.disagrees(None, 0.0, 1.0) is None
 
 
+def test_operand_chains_close_through_each_other_input():
+    from cyclekit.table import operands
+    add = Insn(b"\x48\x01\xda", "add rdx,rbx")
+    add.intel = "add rdx, rbx"
+    assert operands.chains(bodies.Body([], [add])) == [("rbx", "or rbx, rdx", "r64")]
+    fma = Insn(bytes.fromhex("c46255b8c8"), "vfmadd231ps ymm9,ymm5,ymm0")
+    fma.intel = "vfmadd231ps ymm9, ymm5, ymm0"
+    assert operands.chains(bodies.Body([], [fma])) == [
+        ("ymm5", "vorps ymm5, ymm5, ymm9", "ymm_fp"), ("ymm0", "vorps ymm0, ymm0, ymm9", "ymm_fp")]
+    masked = Insn(b"", "vpaddd xmm27{k7},xmm25,xmm27")
+    masked.intel = "vpaddd xmm27 {k7}, xmm25, xmm27"
+    assert operands.chains(bodies.Body([], [masked])) == []
+    codes = operands.assemble_lines(["or rbx, rdx", "orps xmm0, xmm1", "not an instruction"])
+    assert codes == {"or rbx, rdx": bytes.fromhex("4809d3"), "orps xmm0, xmm1": bytes.fromhex("0f56c1")}
+
+
 def test_llvm_cpu_names_and_an_uncertain_identity():
     assert llvm_cpus.choose({"name": "Skylake (mobile)", "vendor": "Intel", "features": []}) == \
         ("skylake", None)
@@ -166,6 +182,9 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
         assert r["throughput_status"].startswith("measured") and isinstance(r["throughput"], float)
         assert r["model_cpu"] and isinstance(r["latency_model"], float)
     assert by["ADD32rr"]["asm"].startswith("add ")
+    # ADD and IMUL have a second register input: a chain through it, "REG: cycles".
+    for name in ("ADD32rr", "IMUL64rr"):
+        assert re.fullmatch(r"\w+: -?\d+(\.\d+)?", by[name]["operand_latency"]), by[name]
     skipped = [r for r in records if r["latency"] is None and r["throughput"] is None]
     assert all("skipped" in (r["latency_status"] or "") for r in skipped)
     assert sum(run["skipped"].values()) == len(skipped)
