@@ -144,26 +144,19 @@ class Runner:
             self.session = None
 
 
-class QemuSession:
-    """The same requests to the kernel booted under QEMU with `serve`, through its serial
-    socket (cyclekit/wire.py): the bare-metal harness, many bodies per boot."""
+class WireSession:
+    """The same requests to the bare-metal kernel in its `serve` session, over a serial
+    line (cyclekit/wire.py: a cable, or QEMU's serial socket)."""
 
-    def __init__(self, qemu_args, timeout=300.0):
-        import socket
-        from cyclekit import wire          # pyserial: only when QEMU is asked for
+    def __init__(self, url, timeout=300.0, ready_timeout=None):
+        from cyclekit import wire          # pyserial: only when a serial session is asked for
         self._wire = wire
-        with socket.socket() as s:         # a free port for QEMU's serial server
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.proc = subprocess.Popen(qemu_args + ["--serial-socket", str(port), "--cmdline", "serve",
-                                                  "--timeout", "86400", "--quiet"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            self.session = wire.Session(f"socket://127.0.0.1:{port}", timeout=timeout)
+            self.session = wire.Session(url, timeout=timeout, ready_timeout=ready_timeout)
+            # A machine already waiting printed its cpu record long ago: ask again.
+            self.boot = self.session.boot_records or self.session.identify()
         except (wire.WireError, wire.WireTimeout, OSError) as e:
-            self.proc.kill()
-            raise SessionDied(f"QEMU gave no session: {e}") from e
-        self.boot = self.session.boot_records
+            raise SessionDied(f"{url} gave no session: {e}") from e
 
     def _call(self, call):
         try:
@@ -171,7 +164,7 @@ class QemuSession:
         except self._wire.WireError as e:
             return e.records
         except (self._wire.WireTimeout, OSError) as e:
-            raise SessionDied(f"QEMU's session stopped answering: {e}") from e
+            raise SessionDied(f"the session stopped answering: {e}") from e
 
     def request(self, line):
         """Only `run GLOB [OPTIONS]`: the table sends nothing else but load."""
@@ -180,6 +173,30 @@ class QemuSession:
 
     def load(self, data):
         return self._call(lambda: [self.session.load(data)])
+
+    def close(self):
+        """The machine stays in its session for the next command."""
+        self.session.close()
+
+
+class QemuSession(WireSession):
+    """The kernel booted under QEMU with `serve`, through its serial socket: the
+    bare-metal harness, many bodies per boot; ended with the table."""
+
+    def __init__(self, qemu_args, timeout=300.0):
+        import socket
+        with socket.socket() as s:         # a free port for QEMU's serial server
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.proc = subprocess.Popen(qemu_args + ["--serial-socket", str(port), "--cmdline", "serve",
+                                                  "--timeout", "86400", "--quiet"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            super().__init__(f"socket://127.0.0.1:{port}", timeout)
+        except SessionDied:
+            self.proc.kill()
+            self.proc.wait()
+            raise
 
     def close(self):
         try:
