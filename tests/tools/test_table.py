@@ -151,7 +151,9 @@ def test_llvm_cpu_names_and_an_uncertain_identity():
 
 def test_bad_arguments_and_a_missing_llvm_exit_2_with_the_reason(tmp_path):
     for args, words in ((["--isa", "gpr,vliw"], "--isa vliw"), (["--match", "("], "--match"),
-                        (["--llvm", "99"], "llvm-exegesis-99 not found")):
+                        (["--llvm", "99"], "llvm-exegesis-99 not found"),
+                        (["--icount"], "go with --qemu"),
+                        (["--qemu", "--serial", "/dev/null"], "choose one")):
         p = subprocess.run([FRONT, "table", "--no-build", "-o", str(tmp_path / "t")] + args,
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, p.stderr
