@@ -23,7 +23,7 @@ CONTROL = "control flow"
 PRIVILEGED = "privileged (ring 0) or traps to the hypervisor"
 MEMORY = "memory operand (not measured yet)"
 HARNESS_REGS = ("touches the runner's own registers (RBP: the loop counter, RSP: the stack, "
-                "FS/GS base, segment registers)")
+                "FS/GS base, segment registers, the direction flag)")
 FEATURE = "needs a feature this CPU lacks"
 TOO_LONG = "too long for a benchmark file"
 NO_SNIPPET = "LLVM gives no snippet"
@@ -45,7 +45,8 @@ PRIVILEGED_RE = re.compile(
     r"xcrypt\w*|xsha\w*|montmul|tlbsync|invlpgb|"
     r"fxsave\w*|fxrstor\w*|xsave\w*|xrstor\w*|ldtilecfg|sttilecfg|tilerelease|mov [cd]r\d)$")
 REG_RE = re.compile(r"\b(r[bs]p|e[bs]p|[bs]p|[bs]pl)\b")
-SEGMENT_WRITE_RE = re.compile(r"^(wr[fg]sbase\b.*|swapgs|pop [cdefgs]s|mov [cdefgs]s,.*|l[fgs]s\b.*)$")
+# STD too: the runner's own code (and the System V ABI it follows) needs DF clear.
+SEGMENT_WRITE_RE = re.compile(r"^(std|wr[fg]sbase\b.*|swapgs|pop [cdefgs]s|mov [cdefgs]s,.*|l[fgs]s\b.*)$")
 
 
 def mnemonic(text):
@@ -75,7 +76,8 @@ def reason_of(insn):
         return CONTROL
     if PRIVILEGED_RE.match(mn) or PRIVILEGED_RE.match(insn.text):
         return PRIVILEGED
-    if "[" in insn.text or mn in ("xlat", "xlatb", "cmpxchg8b", "cmpxchg16b") or \
+    if "[" in insn.text or mn in ("xlat", "xlatb", "cmpxchg8b", "cmpxchg16b", "maskmovq",
+                                  "maskmovdqu", "vmaskmovdqu") or \
             re.match(r"^(movs|stos|lods|scas|cmps)\w?$", mn):
         return MEMORY
     return None

@@ -87,6 +87,8 @@ def test_reasons_group_what_cannot_run_here():
     assert classify.reason_of(Insn(b"\x01\xd8", "add eax,ebx")) is None
     assert classify.touches_harness_regs(Insn(b"\x48\x01\xe8", "add rax,rbp"))
     assert classify.touches_harness_regs(Insn(b"\xf3\x48\x0f\xae\xd0", "wrfsbase rax"))
+    assert classify.touches_harness_regs(Insn(b"\xfd", "std"))
+    assert classify.reason_of(Insn(b"\x66\x0f\xf7\xc1", "maskmovdqu xmm0,xmm1")) == classify.MEMORY
     assert not classify.touches_harness_regs(Insn(b"\x48\x01\xd8", "add rax,rbx"))
 
 
