@@ -136,10 +136,15 @@ def latency(split):
         return Body(problem=why)
     if any(classify.touches_harness_regs(i) for i in split.group):
         return Body(problem=classify.HARNESS_REGS)
-    init = _init(split)
-    if not _fits(init, split.group):
+    return latency_of(split, split.group)
+
+
+def latency_of(split, insns, extra_init=()):
+    """The chain of these instructions with the split's init (and extra_init after it)."""
+    init = _init(split) + list(extra_init)
+    if not _fits(init, insns):
         return Body(problem=classify.TOO_LONG)
-    return Body(init, split.group)
+    return Body(init, insns)
 
 
 def throughput(split):

@@ -7,7 +7,7 @@ import sys
 import time
 
 from cyclekit.tree import BUILD
-from cyclekit.table import bodies, classify, forms, measure, model, operands, rows
+from cyclekit.table import bodies, classify, forms, measure, model, operands, remap, rows
 
 
 class Form:
@@ -20,6 +20,19 @@ class Form:
         self.reason = None     # a skip reason for the whole form
         self.key = None        # LLVM's spelling of the instructions ('ADD64rr RDX RDX RBX')
         self.operands = {}     # {input register: (Body, OR class)}: the chain through it
+
+
+def _remap_rbp(splits, built):
+    """Replaces the bodies skipped for a chain through RBP with the same chain through a
+    free register (remap.py), where the renamed instructions assemble."""
+    todo = [(k, remap.candidate(splits[k])) for k, b in enumerate(built)
+            if b.problem == classify.HARNESS_REGS]
+    todo = [(k, found) for k, found in todo if found]
+    codes = operands.assemble_lines([t for _, (_, texts) in todo for t in texts])
+    for k, (spare, texts) in todo:
+        body = remap.remapped_body(splits[k], spare, texts, codes)
+        if body is not None:
+            built[k] = body
 
 
 def _wanted(doc, pattern):
@@ -43,7 +56,10 @@ def gather(tools, say, match=None):
         refusals = {op: why for op, why in refusals.items() if op not in have}
         docs = [d for d in docs if _wanted(d, pattern)]
         make = bodies.latency if mode == "latency" else bodies.throughput
-        built = [make(split) for split in forms.split(docs)]
+        splits = forms.split(docs)
+        built = [make(split) for split in splits]
+        if mode == "latency":
+            _remap_rbp(splits, built)
         forms.add_llvm_texts(tools["mc"], [i for b in built if not b.problem for i in b.insns])
         for doc, body in zip(docs, built):
             form = table.setdefault(doc["opcode"], Form(doc["opcode"]))

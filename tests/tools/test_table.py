@@ -223,3 +223,17 @@ def test_page_sorts_and_filters_in_headless_chromium(tmp_path):
     order = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", p.stdout)]
     hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', p.stdout)
     assert order[0] == "IMUL64rr" and hidden == ["SHL8rCL"], (order, hidden)
+
+
+def test_a_chain_through_rbp_moves_to_a_free_register():
+    from cyclekit.table import remap
+    assert remap.rename("shld bx,bp,cl", "r11") == "shld bx,r11w,cl"
+    assert remap.rename("add ebp,ebp", "rsi") == "add esi,esi"
+    split = forms.Split([Insn(b"\xbd" + bytes(4), "mov ebp,0x0")],
+                        [Insn(b"\x66\x0f\xa5\xeb", "shld bx,bp,cl")])
+    assert remap.candidate(split) == ("r11", ["shld bx,r11w,cl"])
+    pushes = forms.Split([], [Insn(b"\x48\x01\xe0", "add rax,rsp")])
+    assert remap.candidate(pushes) is None
+    body = remap.remapped_body(split, "r11", ["shld bx,r11w,cl"], {"shld bx,r11w,cl": b"\x66\x44\x0f\xa5\xdb"})
+    assert [i.code.hex() for i in body.init] == ["41bb00000000"]       # mov r11d, 0; EBP's init gone
+    assert [i.code.hex() for i in body.insns] == ["66440fa5db"]
