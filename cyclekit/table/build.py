@@ -171,20 +171,21 @@ def stderr(text):
 def _model_values(summaries, form):
     lat = summaries.get((form.opcode, "lat"))
     tput = summaries.get((form.opcode, "tput"))
-    lat_v = lat["cycles_per_iteration"] / form.lat.per_copy if lat else None
+    lat_v = lat["cycles_per_iteration"] if lat else None      # per chain copy, as measured
     tput_v = tput["block_rthroughput"] / form.tput.per_copy if tput and tput["block_rthroughput"] is not None \
         else None
     return (round(lat_v, 3) if lat_v is not None else None,
             round(tput_v, 3) if tput_v is not None else None)
 
 
-def _part(body, record):
-    """(value, spread, status, instructions) of one body."""
+def _part(body, record, per_instruction):
+    """(value, spread, status, instructions) of one body: per instruction (a throughput
+    set) or per copy (a latency chain: a pair's latency when LLVM closed it with two)."""
     if body is None:
         return None, None, "no snippet from LLVM", None
     if body.problem:
         return None, None, f"skipped: {body.problem}", None
-    value, spread, status = rows.measured(record, body.per_copy)
+    value, spread, status = rows.measured(record, body.per_copy if per_instruction else 1)
     return value, spread, status, body.per_copy
 
 
@@ -207,16 +208,16 @@ def make_row(form, records, summaries, model_cpu):
     """The row of one form."""
     row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records)}
     runnable = _bodies(form)
-    row["isa"] = rows.isa_of(runnable[0].insns) if runnable else None
+    row["isa"] = rows.isa_of(runnable[0].insns[:1]) if runnable else None   # the form's own
     row["asm"] = runnable[0].text() if runnable else form.key
     if form.reason and not runnable:
         row["latency_status"] = row["throughput_status"] = f"skipped: {form.reason}"
         return row
     lat_model, tput_model = _model_values(summaries, form)
     (row["latency"], row["latency_spread"], row["latency_status"],
-     row["chain_insns"]) = _part(form.lat, records.get((form.opcode, "lat")))
+     row["chain_insns"]) = _part(form.lat, records.get((form.opcode, "lat")), False)
     (row["throughput"], row["throughput_spread"], row["throughput_status"],
-     row["set_insns"]) = _part(form.tput, records.get((form.opcode, "tput")))
+     row["set_insns"]) = _part(form.tput, records.get((form.opcode, "tput")), True)
     row["latency_model"], row["throughput_model"] = lat_model, tput_model
     marks = [k for k, v, s, m in (("latency", row["latency"], row["latency_spread"], lat_model),
                                   ("throughput", row["throughput"], row["throughput_spread"], tput_model))
