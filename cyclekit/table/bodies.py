@@ -110,8 +110,42 @@ def _short_zero(insn):
     return Insn(code, f"mov {m.group(1)}(32),0x0")
 
 
+def _family64(name):
+    """The 64-bit register that holds NAME (al, r9w, esi ...), or None."""
+    legacy = {"a": "rax", "b": "rbx", "c": "rcx", "d": "rdx"}
+    m = re.fullmatch(r"r(8|9|1[0-5])[dwb]?", name)
+    if m:
+        return "r" + m.group(1)
+    m = re.fullmatch(r"[re]?([abcd])[xl]", name)
+    if m:
+        return legacy[m.group(1)]
+    m = re.fullmatch(r"[re]?(si|di)l?", name)
+    return "r" + m.group(1) if m else None
+
+
+def _mov32(reg64, value):
+    """MOV r32, imm32 (zero-extends into the 64-bit register; flags untouched)."""
+    n = GPR64.index(reg64)
+    return Insn((b"\x41" if n >= 8 else b"") + bytes([0xb8 + n % 8]) + value.to_bytes(4, "little"),
+                f"mov {reg64}(32),{value:#x}")
+
+
+def divisor_init(insns):
+    """LLVM starts every register at 0, so DIV and IDIV divide by zero (#DE). A divisor of
+    1 and RDX (the dividend's high half) 0 keep every quotient in range, copy after copy:
+    RDX:RAX / 1 = RAX (SDM Vol. 2A, DIV). A divisor in RDX itself is left as it is."""
+    out = []
+    for insn in insns:
+        m = re.fullmatch(r"i?div (\w+)", insn.text)
+        reg = _family64(m.group(1)) if m else None
+        if reg and reg != "rdx":
+            out += [i for i in (_mov32("rdx", 0), _mov32(reg, 1)) if i.code not in [o.code for o in out]]
+    return out
+
+
 def _init(split):
-    return _compact([_short_zero(i) for i in split.init if not _writes_bp(i)])
+    init = _compact([_short_zero(i) for i in split.init if not _writes_bp(i)])
+    return init + divisor_init(split.group)
 
 
 def _fits(init, insns):

@@ -237,3 +237,12 @@ def test_a_chain_through_rbp_moves_to_a_free_register():
     body = remap.remapped_body(split, "r11", ["shld bx,r11w,cl"], {"shld bx,r11w,cl": b"\x66\x44\x0f\xa5\xdb"})
     assert [i.code.hex() for i in body.init] == ["41bb00000000"]       # mov r11d, 0; EBP's init gone
     assert [i.code.hex() for i in body.insns] == ["66440fa5db"]
+
+
+def test_divides_get_a_divisor_of_one_and_rdx_cleared():
+    assert [i.code.hex() for i in bodies.divisor_init([Insn(b"\x49\xf7\xf6", "div r14")])] == \
+        ["ba00000000", "41be01000000"]                      # mov edx, 0; mov r14d, 1
+    assert [i.text for i in bodies.divisor_init([Insn(b"\xf6\xf1", "div cl")])] == \
+        ["mov rdx(32),0x0", "mov rcx(32),0x1"]
+    assert bodies.divisor_init([Insn(b"\x48\xf7\xf2", "div rdx")]) == []
+    assert bodies.divisor_init([Insn(b"\x48\x01\xd8", "add rax,rbx")]) == []
