@@ -132,16 +132,19 @@ def run_exegesis(exegesis, mode, cache=None, timeout=900):
 
 
 CHUNK = 400     # snippets per objdump run: its text for the throughput set is large
+# After each snippet: bytes that a runaway decode (an opcode invalid in 64-bit mode, read as
+# the start of a longer instruction) ends in, at most 15 bytes long (SDM Vol. 2A §2.3.11),
+# so the next snippet's first byte is decoded as an instruction's first byte.
+PAD = b"\x90" * 16
 
 
 def disassemble(blobs):
     """[[Insn]] for each blob: one GNU objdump over all of them laid end to end (a program
-    per snippet would cost more than the measuring). Each blob ends in RET, so the decoder
-    is in step at the next one's first byte."""
+    per snippet would cost more than the measuring), with PAD between them."""
     starts, data = [], b""
     for blob in blobs:
         starts.append(len(data))
-        data += blob
+        data += blob + PAD
     with tempfile.NamedTemporaryFile(suffix=".bin") as f:
         f.write(data)
         f.flush()
@@ -151,7 +154,8 @@ def disassemble(blobs):
     found = [(int(m.group(1), 16), re.sub(r"\s+", " ", m.group(2)).strip())
              for m in re.finditer(r"^\s*([0-9a-f]+):\t(.*)$", out, re.M)]
     result, k = [], 0
-    for start, end in zip(starts, starts[1:] + [len(data)]):
+    for start, blob in zip(starts, blobs):
+        end = start + len(blob)
         mine = []
         while k < len(found) and found[k][0] < end:
             offset, text = found[k]
