@@ -246,3 +246,13 @@ def test_divides_get_a_divisor_of_one_and_rdx_cleared():
         ["mov rdx(32),0x0", "mov rcx(32),0x1"]
     assert bodies.divisor_init([Insn(b"\x48\xf7\xf2", "div rdx")]) == []
     assert bodies.divisor_init([Insn(b"\x48\x01\xd8", "add rax,rbx")]) == []
+
+
+def test_a_runaway_decode_does_not_swallow_the_next_snippet():
+    # XOR8ri8 (opcode 0x82: invalid in 64-bit mode) then XOR8rr, as llvm-exegesis 16 wrote them.
+    xor8ri8 = bytes.fromhex("b200" + "82f201" * 4 + "c3")
+    xor8rr = bytes.fromhex("4157b20041b7004430fa4430fa4430fa4430fa415fc3")
+    first, second = forms.disassemble([xor8ri8, xor8rr])
+    assert [i.text for i in second][:2] == ["push r15", "mov dl,0x0"]
+    assert b"".join(i.code for i in second) == xor8rr
+    assert [i.text for i in forms.cut(second, 1).group] == ["xor dl,r15b"]
