@@ -17,7 +17,7 @@ def test_no_verb_prints_usage_and_exits_2():
 def test_every_verb_has_help():
     from cyclekit.verbs import VERBS
     verbs = [m.VERB for m in VERBS]
-    assert sorted(verbs) == ["capture", "db", "image", "list", "log", "logs", "report", "run", "snippet"]
+    assert sorted(verbs) == ["capture", "db", "image", "list", "log", "logs", "report", "run", "snippet", "table"]
     for verb in verbs:
         p = subprocess.run(CYCLEKIT + [verb, "--help"], capture_output=True, text=True)
         assert p.returncode == 0, (verb, p.stderr)

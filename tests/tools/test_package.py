@@ -19,7 +19,7 @@ def test_python_m_cyclekit_from_the_checkout():
     p = subprocess.run([sys.executable, "-m", "cyclekit", "--help"], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("usage: cyclekit")
-    for verb in ("capture", "db", "image", "list", "log", "logs", "report", "run", "snippet"):
+    for verb in ("capture", "db", "image", "list", "log", "logs", "report", "run", "snippet", "table"):
         assert re.search(rf"^\s+{verb}\s", p.stdout, re.M), verb
 
 

@@ -1,0 +1,243 @@
+"""The table's pipeline (a library: no VERB): forms from LLVM, filtered, measured in
+one hosted session, modelled by llvm-mca, joined into rows."""
+import collections
+import os
+import re
+import sys
+import time
+
+from cyclekit.tree import BUILD
+from cyclekit.table import bodies, classify, forms, measure, model, operands, remap, rows
+
+
+class Form:
+    """One opcode: its latency and throughput bodies (either may be missing)."""
+
+    def __init__(self, opcode):
+        self.opcode = opcode
+        self.lat = None
+        self.tput = None
+        self.reason = None     # a skip reason for the whole form
+        self.key = None        # LLVM's spelling of the instructions ('ADD64rr RDX RDX RBX')
+        self.operands = {}     # {input register: (Body, OR class)}: the chain through it
+
+
+def _remap_rbp(splits, built):
+    """Replaces the bodies skipped for a chain through RBP with the same chain through a
+    free register (remap.py), where the renamed instructions assemble."""
+    todo = [(k, remap.candidate(splits[k])) for k, b in enumerate(built)
+            if b.problem == classify.HARNESS_REGS]
+    todo = [(k, found) for k, found in todo if found]
+    codes = operands.assemble_lines([t for _, (_, texts) in todo for t in texts])
+    for k, (spare, texts) in todo:
+        body = remap.remapped_body(splits[k], spare, texts, codes)
+        if body is not None:
+            built[k] = body
+
+
+def _wanted(doc, pattern):
+    return pattern is None or pattern.search(doc["opcode"]) or \
+        any(pattern.search(i) for i in doc["instructions"])
+
+
+CACHE = os.path.join(BUILD, "table")
+
+
+def gather(tools, say, match=None):
+    """{opcode: Form}, in LLVM's order, from both exegesis modes; match (a regular
+    expression) keeps the opcodes it finds in LLVM's spelling before anything is
+    disassembled (select() applies it to the instruction text as well)."""
+    table = collections.OrderedDict()
+    pattern = re.compile(match, re.I) if match else None
+    for mode in forms.MODES:
+        t0 = time.monotonic()
+        docs, refusals = forms.run_exegesis(tools["exegesis"], mode, CACHE)
+        have = {d["opcode"] for d in docs}
+        refusals = {op: why for op, why in refusals.items() if op not in have}
+        docs = [d for d in docs if _wanted(d, pattern)]
+        make = bodies.latency if mode == "latency" else bodies.throughput
+        splits = forms.split(docs)
+        built = [make(split) for split in splits]
+        if mode == "latency":
+            _remap_rbp(splits, built)
+        forms.add_llvm_texts(tools["mc"], [i for b in built if not b.problem for i in b.insns])
+        for doc, body in zip(docs, built):
+            form = table.setdefault(doc["opcode"], Form(doc["opcode"]))
+            form.key = form.key or "; ".join(doc["instructions"])
+            if not body.problem and any(i.att is None for i in body.insns):
+                body = bodies.Body(problem=classify.INVALID64)
+            setattr(form, "lat" if mode == "latency" else "tput", body)
+        for opcode, why in refusals.items():
+            if pattern and not pattern.search(opcode):
+                continue
+            form = table.setdefault(opcode, Form(opcode))
+            form.reason = form.reason or f"{classify.NO_SNIPPET}: {why}"
+        say(f"{len(docs)} {mode} snippets from LLVM ({len(refusals)} opcodes without one) "
+            f"in {time.monotonic() - t0:.1f} s")
+    return table
+
+
+def _bodies(form):
+    return [b for b in (form.lat, form.tput) if b is not None and not b.problem]
+
+
+def select(table, match=None, isas=None, limit=None):
+    """The forms the filters keep: --match (a regular expression on the opcode or the
+    instruction text), --isa (rows.isa_of), --limit (the first N kept)."""
+    out = []
+    pattern = re.compile(match, re.I) if match else None
+    for form in table.values():
+        found = _bodies(form)
+        text = " ".join(b.text() for b in found)
+        if pattern and not (pattern.search(form.opcode) or pattern.search(text)):
+            continue
+        if isas and (not found or rows.isa_of(found[0].insns) not in isas):
+            continue
+        out.append(form)
+        if limit and len(out) >= limit:
+            break
+    return out
+
+
+def check_features(selected, cpu_features):
+    """Marks bodies with an instruction this CPU lacks (GNU as's opinion, classify)."""
+    listed = [(b, i) for f in selected for b in _bodies(f) for i in b.insns]
+    missing = classify.missing_features([i.att for _, i in listed], cpu_features)
+    for k, feature in missing.items():
+        body = listed[k][0]
+        body.problem = classify.FEATURE + (f" ({feature})" if feature else "")
+
+
+def add_operand_chains(selected):
+    """Sets form.operands on the forms whose latency body can be chained through each
+    input (operands.py); returns {OR class: reference Body}."""
+    runnable = [f for f in selected if f.lat and not f.lat.problem]
+    texts = [t for f in runnable for _, t, _ in operands.chains(f.lat)]
+    codes = operands.assemble_lines(texts + [t for ts in operands.reference_texts().values() for t in ts])
+    for form in runnable:
+        form.operands = operands.operand_bodies(form.lat, codes)
+    return operands.reference_bodies(codes)
+
+
+class Progress:
+    def __init__(self, total, say):
+        self.total, self.done, self.say = total, 0, say
+        self.start = self.last = time.monotonic()
+
+    def step(self, n):
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= 2 or self.done == self.total:
+            self.last = now
+            rate = self.done / max(now - self.start, 1e-6)
+            left = (self.total - self.done) / rate if rate else 0
+            self.say(f"measured {self.done}/{self.total} bodies, {now - self.start:.0f} s, "
+                     f"about {left:.0f} s left")
+
+
+def measure_all(runner, selected, references, say):
+    """{(opcode, kind): record} for every runnable body, SLOTS at a time; kind is lat, tput
+    or op:REGISTER, and (REFERENCE, class) the OR chains."""
+    jobs = [((f.opcode, kind), body) for f in selected
+            for kind, body in (("lat", f.lat), ("tput", f.tput)) if body and not body.problem]
+    jobs += [((f.opcode, "op:" + x), body) for f in selected for x, (body, _) in f.operands.items()]
+    if any(f.operands for f in selected):
+        jobs += [((REFERENCE, cls), body) for cls, body in references.items()]
+    progress = Progress(len(jobs), say)
+    out = {}
+    for k in range(0, len(jobs), measure.SLOTS):
+        chunk = jobs[k:k + measure.SLOTS]
+        items = [(key, (lambda b, d: lambda name: b.encode(name, d))(body, key[0])) for key, body in chunk]
+        out.update(runner.batch(items))
+        progress.step(len(chunk))
+    return out
+
+
+def model_all(tools, cpu, selected):
+    """{(opcode, kind): summary or None} from one llvm-mca run per kind."""
+    out = {}
+    for kind in ("lat", "tput"):
+        blocks = {f.opcode: [i.att for i in getattr(f, kind).insns] for f in selected
+                  if getattr(f, kind) and not getattr(f, kind).problem}
+        for opcode, summary in model.run_mca(tools["mca"], cpu, blocks).items():
+            out[(opcode, kind)] = summary
+    return out
+
+
+def stderr(text):
+    print(f"cyclekit table: {text}", file=sys.stderr, flush=True)
+
+
+def _model_values(summaries, form):
+    lat = summaries.get((form.opcode, "lat"))
+    tput = summaries.get((form.opcode, "tput"))
+    lat_v = lat["cycles_per_iteration"] if lat else None      # per chain copy, as measured
+    tput_v = tput["block_rthroughput"] / form.tput.per_copy if tput and tput["block_rthroughput"] is not None \
+        else None
+    return (round(lat_v, 3) if lat_v is not None else None,
+            round(tput_v, 3) if tput_v is not None else None)
+
+
+def _part(body, record, per_instruction):
+    """(value, spread, status, instructions) of one body: per instruction (a throughput
+    set) or per copy (a latency chain: a pair's latency when LLVM closed it with two)."""
+    if body is None:
+        return None, None, "no snippet from LLVM", None
+    if body.problem:
+        return None, None, f"skipped: {body.problem}", None
+    value, spread, status = rows.measured(record, body.per_copy if per_instruction else 1)
+    return value, spread, status, body.per_copy
+
+
+REFERENCE = "(reference)"
+
+
+def operand_latencies(form, records):
+    """'X: cycles, ...': the pair's cycles per copy less its OR's own (half the reference
+    chain of two ORs); a register whose pair or reference has no value says why."""
+    parts = []
+    for x, (_, cls) in form.operands.items():
+        pair, _, status = rows.measured(records.get((form.opcode, "op:" + x)), 1)
+        ref, _, _ = rows.measured(records.get((REFERENCE, cls)), 2)
+        parts.append(f"{x}: {round(pair - ref, 2)}" if pair is not None and ref is not None
+                     else f"{x}: {status}")
+    return "; ".join(parts) or None
+
+
+def make_row(form, records, summaries, model_cpu):
+    """The row of one form."""
+    row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records)}
+    runnable = _bodies(form)
+    row["isa"] = rows.isa_of(runnable[0].insns[:1]) if runnable else None   # the form's own
+    row["asm"] = runnable[0].text() if runnable else form.key
+    if form.reason and not runnable:
+        row["latency_status"] = row["throughput_status"] = f"skipped: {form.reason}"
+        return row
+    lat_model, tput_model = _model_values(summaries, form)
+    (row["latency"], row["latency_spread"], row["latency_status"],
+     row["chain_insns"]) = _part(form.lat, records.get((form.opcode, "lat")), False)
+    (row["throughput"], row["throughput_spread"], row["throughput_status"],
+     row["set_insns"]) = _part(form.tput, records.get((form.opcode, "tput")), True)
+    row["latency_model"], row["throughput_model"] = lat_model, tput_model
+    marks = [k for k, v, s, m in (("latency", row["latency"], row["latency_spread"], lat_model),
+                                  ("throughput", row["throughput"], row["throughput_spread"], tput_model))
+             if rows.disagrees(v, s, m)]
+    row["disagree"] = ",".join(marks) or None
+    return row
+
+
+def _reason_group(reason):
+    """A skip reason without the feature's name: they group as one."""
+    return classify.FEATURE if reason.startswith(classify.FEATURE) else reason
+
+
+def skip_counts(rows_):
+    """{reason: forms} over both parts (a form counts once per distinct reason)."""
+    counts = collections.Counter()
+    for row in rows_:
+        reasons = {_reason_group(s.split(": ", 1)[1]) for s in (row.get("latency_status"),
+                                                                 row.get("throughput_status"))
+                   if s and s.startswith("skipped: ")}
+        if row.get("latency") is None and row.get("throughput") is None:
+            counts.update(reasons or {"not measured"})
+    return dict(counts)

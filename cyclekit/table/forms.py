@@ -1,0 +1,246 @@
+"""LLVM's instruction forms, from llvm-exegesis (a library: no VERB).
+
+`llvm-exegesis -mode=latency|inverse_throughput -opcode-index=-1
+--benchmark-phase=prepare-and-assemble-snippet` writes, without measuring
+(no perf counters needed), one YAML document per opcode it can build a
+snippet for: the instructions with their registers (LLVM's MCInst spelling,
+'ADD64rr RDX RDX RBX'), the registers' initial values and the assembled
+function: pushes of the callee-saved registers it uses, the code that sets
+the initial values, the instructions repeated, the pops, RET
+(https://llvm.org/docs/CommandGuide/llvm-exegesis.html, "prepare-and-
+assemble-snippet"). Opcodes it cannot build a snippet for are named on
+stderr with the reason ("XSAVES: unsupported memory operand in latency
+measurements").
+
+parse_yaml(text) -> [dict]             the documents (only the fields used here)
+parse_refusals(text) -> {opcode: why}  stderr's opcodes without a snippet
+split(snippets) -> [Split]             every snippet cut into init and one group
+                                       of instructions, with objdump's text
+"""
+import re
+import subprocess
+import tempfile
+import os
+
+MODES = ("latency", "inverse_throughput")
+CALLEE_SAVED = {"rbx", "rbp", "r12", "r13", "r14", "r15"}
+
+
+class Insn:
+    """One instruction of a snippet: its bytes and GNU objdump's Intel text."""
+
+    def __init__(self, code, text):
+        self.code = code
+        self.text = text
+        self.att = None      # LLVM's AT&T text (add_llvm_texts)
+        self.intel = None    # LLVM's Intel text
+
+    def __repr__(self):
+        return f"Insn({self.code.hex()}, {self.text!r})"
+
+
+class Split:
+    """A snippet cut up: init (setting the initial values) and group (the instructions of
+    the key, in order, once); problem: why it could not be cut (else None)."""
+
+    def __init__(self, init=(), group=(), problem=None):
+        self.init = list(init)
+        self.group = list(group)
+        self.problem = problem
+
+
+def _scalar(value):
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return value[1:-1].replace("''", "'")
+    return value
+
+
+def parse_yaml(text):
+    """The documents of llvm-exegesis's YAML output: mode, opcode (the first instruction's
+    opcode), instructions, register_initial_values, info, error and snippet (bytes). The
+    format is LLVM's fixed YAML emitter, read line by line: a general YAML reader would be a
+    new dependency for six fields."""
+    docs, doc, listing = [], None, None
+    for line in text.splitlines():
+        if line == "---":
+            doc, listing = {"instructions": [], "register_initial_values": []}, None
+            docs.append(doc)
+            continue
+        if doc is None or line == "...":
+            continue
+        m = re.match(r"^(\s*)- (.*)$", line)
+        if m and listing is not None:
+            doc[listing].append(_scalar(m.group(2)))
+            continue
+        m = re.match(r"^\s*(\w+):\s*(.*)$", line)
+        if not m:
+            continue
+        key, value = m.group(1), m.group(2)
+        listing = key if key in ("instructions", "register_initial_values") else None
+        if key == "assembled_snippet":
+            try:
+                doc["snippet"] = bytes.fromhex(value.strip())
+            except ValueError:
+                doc["bad"] = f"assembled_snippet is not hexadecimal: {value[:40]!r}"
+        elif key in ("mode", "info", "error", "cpu_name", "config"):
+            doc[key] = _scalar(value)
+    for doc in docs:
+        first = doc["instructions"][0] if doc["instructions"] else ""
+        doc["opcode"] = first.split()[0] if first else ""
+    return [d for d in docs if d["opcode"] and "snippet" in d]
+
+
+def parse_refusals(text):
+    """{opcode: reason} from llvm-exegesis's stderr ('OPCODE: reason' lines; an opcode may
+    be named there and still have a snippet)."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^([A-Za-z][A-Za-z0-9_]*): (.+)$", line.strip())
+        if m:
+            out.setdefault(m.group(1), m.group(2).strip())
+    return out
+
+
+def _cached_output(exegesis, mode, cache, timeout):
+    """(stdout, stderr) of one exegesis mode, kept in the cache folder (when given) and
+    reused while it is newer than the tool: the output depends only on LLVM's version and
+    the host CPU it detects, and the throughput mode takes most of a minute."""
+    base = os.path.join(cache, f"{os.path.basename(exegesis)}-{mode}") if cache else None
+    if base and all(os.path.exists(base + ext) and
+                    os.path.getmtime(base + ext) > os.path.getmtime(exegesis) for ext in (".yaml", ".err")):
+        with open(base + ".yaml") as out, open(base + ".err") as err:
+            return out.read(), err.read()
+    p = subprocess.run([exegesis, f"-mode={mode}", "-opcode-index=-1",
+                        "--benchmark-phase=prepare-and-assemble-snippet"],
+                       capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0 and "assembled_snippet" not in p.stdout:
+        raise RuntimeError(f"{os.path.basename(exegesis)} -mode={mode} exited with status "
+                           f"{p.returncode}: {p.stderr.strip().splitlines()[-1:] or ''}")
+    if base:
+        os.makedirs(cache, exist_ok=True)
+        with open(base + ".yaml", "w") as out, open(base + ".err", "w") as err:
+            out.write(p.stdout)
+            err.write(p.stderr)
+    return p.stdout, p.stderr
+
+
+def run_exegesis(exegesis, mode, cache=None, timeout=900):
+    """(documents, refusals) of one mode; raises RuntimeError when the tool fails."""
+    stdout, stderr = _cached_output(exegesis, mode, cache, timeout)
+    return parse_yaml(stdout), parse_refusals(stderr)
+
+
+CHUNK = 400     # snippets per objdump run: its text for the throughput set is large
+# After each snippet: bytes that a runaway decode (an opcode invalid in 64-bit mode, read as
+# the start of a longer instruction) ends in, at most 15 bytes long (SDM Vol. 2A §2.3.11),
+# so the next snippet's first byte is decoded as an instruction's first byte.
+PAD = b"\x90" * 16
+
+
+def disassemble(blobs):
+    """[[Insn]] for each blob: one GNU objdump over all of them laid end to end (a program
+    per snippet would cost more than the measuring), with PAD between them."""
+    starts, data = [], b""
+    for blob in blobs:
+        starts.append(len(data))
+        data += blob + PAD
+    with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+        f.write(data)
+        f.flush()
+        out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", "-M", "intel",
+                              "--no-show-raw-insn", f.name], capture_output=True, text=True,
+                             check=True).stdout
+    found = [(int(m.group(1), 16), re.sub(r"\s+", " ", m.group(2)).strip())
+             for m in re.finditer(r"^\s*([0-9a-f]+):\t(.*)$", out, re.M)]
+    result, k = [], 0
+    for start, blob in zip(starts, blobs):
+        end = start + len(blob)
+        mine = []
+        while k < len(found) and found[k][0] < end:
+            offset, text = found[k]
+            k += 1
+            if offset >= start:
+                stop = found[k][0] if k < len(found) else len(data)
+                mine.append(Insn(data[offset:min(stop, end)], text))
+        result.append(mine)
+    return result
+
+
+def _is_push(insn):
+    return re.fullmatch(r"push (\w+)", insn.text) and insn.text.split()[1] in CALLEE_SAVED
+
+
+def _is_pop(insn):
+    return re.fullmatch(r"pop (\w+)", insn.text) and insn.text.split()[1] in CALLEE_SAVED
+
+
+def cut(insns, group_len):
+    """Split one disassembled snippet: leading pushes, init, k copies of a group of
+    group_len instructions, pops, RET."""
+    if not insns or not insns[-1].text.startswith("ret"):
+        return Split(problem="the snippet does not end in RET")
+    body = insns[:-1]
+    pushes = 0
+    while pushes < len(body) and _is_push(body[pushes]):
+        pushes += 1
+    pops = 0
+    while pops < pushes and body and _is_pop(body[len(body) - 1 - pops]):
+        pops += 1
+    body = body[pushes:len(body) - pops]
+    if group_len < 1 or len(body) < group_len:
+        return Split(problem=f"the snippet has fewer than {group_len} instructions")
+    group = body[-group_len:]
+    codes = [i.code for i in group]
+    end = len(body) - group_len
+    while end >= group_len and [i.code for i in body[end - group_len:end]] == codes:
+        end -= group_len
+    return Split(init=body[:end], group=group)
+
+
+def split(docs):
+    """A Split for each document, in order, CHUNK documents per objdump (the throughput
+    snippets repeat their instructions: 22 MB of code for LLVM 16's 17,000 opcodes)."""
+    out = []
+    for k in range(0, len(docs), CHUNK):
+        chunk = docs[k:k + CHUNK]
+        listings = disassemble([d["snippet"] for d in chunk])
+        out += [cut(insns, len(d["instructions"])) for d, insns in zip(chunk, listings)]
+    return out
+
+
+SEPARATOR = b"\xcc" * 4
+
+
+def _llvm_mc_texts(llvm_mc, codes, variant):
+    """{code: text} in LLVM's syntax (variant 0: AT&T, 1: Intel) for each instruction's bytes
+    that LLVM decodes as exactly one instruction; one llvm-mc over all of them. INT3s between
+    the instructions keep the decoder in step after bytes it refuses (32-bit-only opcodes)."""
+    # A line per instruction: llvm-mc quotes the whole line with each warning.
+    text = "\n".join(" ".join(f"0x{b:02x}" for b in code + SEPARATOR) for code in codes)
+    p = subprocess.run([llvm_mc, "--disassemble", "-triple=x86_64", "-show-encoding",
+                        f"-output-asm-variant={variant}"], input=text, capture_output=True, text=True)
+    chunks, current = [], []
+    for m in re.finditer(r"^\t(.+?)\s*# encoding: \[([^\]]*)\]", p.stdout, re.M):
+        code = bytes(int(x, 16) for x in m.group(2).split(","))
+        if code == b"\xcc":
+            if current:
+                chunks.append(current)
+            current = []
+            continue
+        current.append((re.sub(r"\s+", " ", m.group(1)).strip(), code))
+    wanted = set(codes)
+    return {chunk[0][1]: chunk[0][0] for chunk in chunks
+            if len(chunk) == 1 and chunk[0][1] in wanted}
+
+
+def add_llvm_texts(llvm_mc, insns):
+    """Sets insn.att and insn.intel (LLVM's own text: llvm-mca and GNU as read it back) on
+    the instructions; None where LLVM does not decode the bytes."""
+    insns = list(insns)
+    codes = sorted({i.code for i in insns})
+    att = _llvm_mc_texts(llvm_mc, codes, 0)
+    intel = _llvm_mc_texts(llvm_mc, codes, 1)
+    for insn in insns:
+        insn.att = att.get(insn.code)
+        insn.intel = intel.get(insn.code)

@@ -1,0 +1,170 @@
+"""cyclekit table: the instruction table of the CPU it runs on (issue 21).
+
+  cyclekit table -o table/                          every register form LLVM knows
+  cyclekit table --isa gpr,avx2 --match '^ADD' --limit 20 -o t/
+  cyclekit table --cpu sapphirerapids -o t/         LLVM's model of that CPU beside
+
+The forms come from llvm-exegesis (latency and inverse_throughput snippets,
+no counters needed), each is measured by the hosted 64-bit runner in one
+`serve` session (a latency chain and a throughput set per form), llvm-mca
+gives LLVM's model of the CPU beside each value. Writes DIR/table.jsonl,
+DIR/table.csv and DIR/index.html. docs/table.md.
+
+Exit status: 0 when the table was written; 2 for a bad argument or a
+missing LLVM; 1 when the runner could not start.
+"""
+import os
+import re
+import sys
+import time
+
+from cyclekit import launch, llvm, llvm_cpus, media
+from cyclekit.table import build, measure, model, output
+from cyclekit.tree import BUILD
+
+VERB = "table"
+HELP = "measure every instruction form LLVM knows, beside LLVM's model (JSON, CSV, HTML)"
+ISAS = ("gpr", "x87", "mmx", "sse", "avx", "avx2", "avx512", "amx")
+
+
+def add_arguments(parser):
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="where to write the table")
+    parser.add_argument("--isa", default="", metavar="LIST", help=f"only these: {','.join(ISAS)}")
+    parser.add_argument("--match", metavar="REGEX", help="only opcodes or instructions matching it")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N forms the filters keep")
+    parser.add_argument("--cpu", metavar="LLVMNAME", help="LLVM's CPU model to compare with "
+                        "(default: from this CPU's identity, cyclekit/llvm_cpus.py)")
+    parser.add_argument("--llvm", type=int, metavar="N", help="LLVM major version (default: the newest)")
+    parser.add_argument("--options", default="", help="run options for every body (samples=51 ...)")
+    parser.add_argument("--qemu", action="store_true",
+                        help="measure on the bare-metal kernel under QEMU (x86_64), one `serve` session "
+                             "(default: the hosted runner, natively)")
+    parser.add_argument("--serial", metavar="URL",
+                        help="measure on a machine already in its `serve` session (/dev/ttyUSB0, "
+                             "socket://HOST:PORT); it stays in the session afterwards")
+    parser.add_argument("--wait-ready", action="store_true",
+                        help="with --serial: the machine is booting; wait for its session to be ready")
+    parser.add_argument("--icount", action="store_true",
+                        help="with --qemu: -icount shift=0 (every instruction counts 1: tests the plumbing)")
+    parser.add_argument("--kvm", action="store_true", help="with --qemu: KVM, -cpu host")
+    parser.add_argument("--no-build", action="store_true", help="do not run make hosted (make iso) first")
+
+
+def check_arguments(args):
+    isas = [i for i in args.isa.split(",") if i]
+    bad = [i for i in isas if i not in ISAS]
+    if bad:
+        return f"--isa {','.join(bad)}: not one of {','.join(ISAS)}"
+    if args.match:
+        try:
+            re.compile(args.match)
+        except re.error as e:
+            return f"--match {args.match!r}: not a regular expression ({e})"
+    if args.serial and args.qemu:
+        return "--serial and --qemu: choose one"
+    if args.wait_ready and not args.serial:
+        return "--wait-ready goes with --serial"
+    if (args.icount or args.kvm) and not args.qemu:
+        return "--icount and --kvm go with --qemu"
+    if args.icount and args.kvm:
+        return "--icount is QEMU's TCG; it does not go with --kvm"
+    if args.limit is not None and args.limit < 1:
+        return f"--limit {args.limit}: must be at least 1"
+    if media.missing_directory(args.output):
+        return f"-o {args.output}: the directory {media.missing_directory(args.output)} does not exist"
+    return None
+
+
+def find_tools(version):
+    return {"exegesis": llvm.find("exegesis", version), "mca": llvm.find("mca", version),
+            "mc": llvm.find("mc", version)}
+
+
+def model_cpu(args, tools, cpu):
+    """(LLVM CPU name, note); --cpu must be one llvm-mca knows."""
+    if args.cpu:
+        known = llvm_model_names(tools)
+        if known and args.cpu not in known:
+            raise ValueError(f"--cpu {args.cpu}: llvm-mca does not know it; it knows "
+                             f"{', '.join(known[:12])} ... (llvm-mca -mcpu=help)")
+        return args.cpu, None
+    return llvm_cpus.choose(cpu)
+
+
+def llvm_model_names(tools):
+    return model.cpus(tools["mca"])
+
+
+def run(args):
+    bad = check_arguments(args)
+    if bad:
+        build.stderr(bad)
+        return 2
+    try:
+        tools = find_tools(args.llvm)
+    except llvm.LlvmMissing as e:
+        build.stderr(f"{e}; nothing measured")
+        return 2
+    if not args.no_build and not args.serial:
+        media.make("iso" if args.qemu else "hosted")
+    started = time.monotonic()
+    runner = measure.Runner(session_starter(args), args.options)
+    try:
+        return make_table(args, tools, runner, started)
+    except ValueError as e:
+        build.stderr(str(e))
+        return 2
+    except measure.SessionDied as e:
+        where = args.serial or ("QEMU" if args.qemu else launch.HOSTED64)
+        build.stderr(f"{where} could not start a session: {e}")
+        return 1
+    finally:
+        runner.close()
+
+
+def session_starter(args):
+    """A function that starts a session: the hosted runner, or the kernel under QEMU."""
+    if args.serial:
+        # A machine still booting must get no byte before its ready record (GRUB reads
+        # the line too); one already waiting printed it long ago.
+        return lambda: measure.WireSession(args.serial, ready_timeout=None if args.wait_ready else 0)
+    if not args.qemu:
+        return lambda: measure.HostedSession(launch.HOSTED64)
+    qemu = [sys.executable, launch.RUN_QEMU, "--iso", os.path.join(BUILD, "cyclekit.iso"),
+            "--qemu", "x86_64"]
+    qemu += ["--icount", "0"] if args.icount else []
+    qemu += ["--accel", "kvm", "--cpu", "host"] if args.kvm else []
+    return lambda: measure.QemuSession(qemu)
+
+
+def make_table(args, tools, runner, started):
+    runner.start_session()
+    cpu = runner.cpu or {}
+    cpu_name, note = model_cpu(args, tools, cpu)
+    table = build.gather(tools, build.stderr, args.match)
+    isas = [i for i in args.isa.split(",") if i]
+    selected = build.select(table, args.match, isas, args.limit)
+    build.check_features(selected, cpu.get("features") or ())
+    build.stderr(f"{len(selected)} forms selected of {len(table)}")
+    references = build.add_operand_chains(selected)
+    records = build.measure_all(runner, selected, references, build.stderr)
+    t0 = time.monotonic()
+    summaries = {}
+    try:
+        summaries = build.model_all(tools, cpu_name, selected) if cpu_name else {}
+        build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s" if cpu_name else note)
+    except model.ModelError as e:
+        note, cpu_name = f"no model values: {e}", None
+        build.stderr(note)
+    rows_ = [build.make_row(f, records, summaries, cpu_name) for f in selected]
+    measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
+    run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
+                "seconds": round(time.monotonic() - started, 1), "cpu_name": cpu.get("name"),
+                "cpu_brand": cpu.get("brand"), "model_cpu": cpu_name, "note": note,
+                "llvm": os.path.basename(tools["mca"]), "match": args.match, "isa": args.isa or None}
+    output.write_all(args.output, run_info, rows_)
+    build.stderr(f"{len(rows_)} forms, {measured} measured, {run_info['seconds']} s: "
+                 f"{os.path.join(args.output, 'index.html')}")
+    for reason, n in sorted(run_info["skipped"].items(), key=lambda kv: -kv[1]):
+        build.stderr(f"  skipped {n}: {reason}")
+    return 0

@@ -1,0 +1,258 @@
+"""`cyclekit table` (issue 21): LLVM's forms parsed and cut, classified with grouped skip
+reasons, bodies built within the benchmark file's limits, and a small --match subset
+measured by the hosted runner beside llvm-mca's model. Structure only: what a form
+measures on this machine is a timing, never asserted."""
+import csv
+import re
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+from cyclekit import benchfile, llvm_cpus
+from cyclekit.table import bodies, classify, forms, rows
+from cyclekit.table.forms import Insn
+
+FRONT = os.path.join(ROOT, "scripts", "cyclekit")
+HAVE_LLVM = bool(shutil.which("llvm-exegesis-16") or shutil.which("llvm-exegesis"))
+
+# Two documents as llvm-exegesis 16 writes them (prepare-and-assemble-snippet), shortened.
+YAML = """---
+mode:            latency
+key:
+  instructions:
+    - 'ADD64rr RDX RDX RBX'
+  config:          ''
+  register_initial_values:
+    - 'RDX=0x0'
+    - 'RBX=0x0'
+cpu_name:        rocketlake
+llvm_triple:     x86_64-pc-linux-gnu
+num_repetitions: 10000
+measurements:    []
+error:           actual measurements skipped.
+info:            Repeating a single implicitly serial instruction
+assembled_snippet: 5348BA000000000000000048BB00000000000000004801DA4801DA4801DA4801DA5BC3
+...
+---
+mode:            latency
+key:
+  instructions:
+    - 'BT16rr CX DX'
+    - 'ADC64ri32 R15 R15 i_0x1'
+  config:          ''
+  register_initial_values: []
+cpu_name:        rocketlake
+info:            Repeating two instructions
+assembled_snippet: 660FA3D14981D701000000660FA3D14981D701000000C3
+...
+"""
+
+
+def test_parse_yaml_reads_the_fields_the_table_uses():
+    docs = forms.parse_yaml(YAML)
+    assert [d["opcode"] for d in docs] == ["ADD64rr", "BT16rr"]
+    assert docs[0]["instructions"] == ["ADD64rr RDX RDX RBX"]
+    assert docs[0]["register_initial_values"] == ["RDX=0x0", "RBX=0x0"]
+    assert docs[0]["mode"] == "latency"
+    assert docs[0]["snippet"][:1] == b"\x53" and docs[0]["snippet"][-1:] == b"\xc3"
+    assert docs[1]["instructions"] == ["BT16rr CX DX", "ADC64ri32 R15 R15 i_0x1"]
+
+
+def test_cut_finds_init_and_one_group_between_pushes_and_pops():
+    splits = forms.split(forms.parse_yaml(YAML))
+    add = splits[0]
+    assert add.problem is None
+    assert [i.text for i in add.init] == ["movabs rdx,0x0", "movabs rbx,0x0"]
+    assert [(i.code.hex(), i.text) for i in add.group] == [("4801da", "add rdx,rbx")]
+    pair = splits[1]
+    assert [i.code.hex() for i in pair.group] == ["660fa3d1", "4981d701000000"]
+    assert pair.init == []
+
+
+def test_refusals_are_read_from_stderr():
+    text = "XSAVES: unsupported memory operand in latency measurements\nnoise line\nCLI: No strategy"
+    assert forms.parse_refusals(text) == {
+        "XSAVES": "unsupported memory operand in latency measurements", "CLI": "No strategy"}
+
+
+def test_reasons_group_what_cannot_run_here():
+    assert classify.reason_of(Insn(b"\xeb\x00", "jmp 0x2")) == classify.CONTROL
+    assert classify.reason_of(Insn(b"\x0f\x32", "rdmsr")) == classify.PRIVILEGED
+    assert classify.reason_of(Insn(b"\x0f\x22\xc0", "mov cr0,rax")) == classify.PRIVILEGED
+    assert classify.reason_of(Insn(b"\x8b\x06", "mov eax,DWORD PTR [rsi]")) == classify.MEMORY
+    assert classify.reason_of(Insn(b"\x01\xd8", "add eax,ebx")) is None
+    assert classify.touches_harness_regs(Insn(b"\x48\x01\xe8", "add rax,rbp"))
+    assert classify.touches_harness_regs(Insn(b"\xf3\x48\x0f\xae\xd0", "wrfsbase rax"))
+    assert classify.touches_harness_regs(Insn(b"\xfd", "std"))
+    assert classify.reason_of(Insn(b"\x66\x0f\xf7\xc1", "maskmovdqu xmm0,xmm1")) == classify.MEMORY
+    assert not classify.touches_harness_regs(Insn(b"\x48\x01\xd8", "add rax,rbx"))
+
+
+def test_zero_blocks_become_pushes_and_movabs_zero_a_short_mov():
+    stores = [Insn(b"\xc7\x04\x24" + bytes(4), "mov DWORD PTR [rsp],0x0")] + \
+        [Insn(bytes(8), f"mov DWORD PTR [rsp+{k:#x}],0x0") for k in (4, 8, 12)]
+    block = lambda reg: [Insn(b"\x48\x83\xec\x10", "sub rsp,0x10")] + stores + \
+        [Insn(b"\x0f\x10\x04\x24", f"movups {reg},XMMWORD PTR [rsp]"),
+         Insn(b"\x48\x83\xc4\x10", "add rsp,0x10")]
+    init = block("xmm0") + [Insn(bytes.fromhex("49bf" + "00" * 8), "movabs r15,0x0")] + block("xmm1")
+    body = bodies.latency(forms.Split(init, [Insn(b"\x0f\x58\xc1", "addps xmm0,xmm1")]))
+    assert body.problem is None
+    assert b"".join(i.code for i in body.init).hex() == \
+        "6a00" "6a00" "0f100424" "0f100424" "4883c410" "41bf00000000"
+
+
+def test_a_body_is_a_64_bit_benchmark_file_with_its_needs():
+    body = bodies.Body([Insn(b"\xb8" + bytes(4), "mov eax,0x0")],
+                       [Insn(bytes.fromhex("c5fdfec1"), "vpaddd ymm0,ymm0,ymm1")])
+    fields = benchfile.decode(body.encode("table/s00", "VPADDDYrr"))
+    assert (fields["mode"], fields["body"], fields["needs"]) == (64, bytes.fromhex("c5fdfec1"), ["avx"])
+    assert fields["init"] == b"\xb8" + bytes(4)
+
+
+def test_rows_take_values_per_instruction_and_mark_disagreement():
+    rec = {"type": "result", "cycles": 8.0, "ticks": 4.0, "stable": True,
+           "stats": {"median": 4.0, "mode": 4.1, "mean_20_80": 4.0}}
+    assert rows.measured(rec, 8) == (1.0, 0.025, "measured")
+    assert rows.measured({"type": "fault", "name": "#DE", "vector": 0}, 1) == \
+        (None, None, "fault #DE (vector 0)")
+    assert rows.disagrees(1.0, 0.0, 4.0) is True
+    assert rows.disagrees(1.0, 0.0, 1.01) is False
+    assert rows.disagrees(None, 0.0, 1.0) is None
+
+
+def test_operand_chains_close_through_each_other_input():
+    from cyclekit.table import operands
+    add = Insn(b"\x48\x01\xda", "add rdx,rbx")
+    add.intel = "add rdx, rbx"
+    assert operands.chains(bodies.Body([], [add])) == [("rbx", "or rbx, rdx", "r64")]
+    fma = Insn(bytes.fromhex("c46255b8c8"), "vfmadd231ps ymm9,ymm5,ymm0")
+    fma.intel = "vfmadd231ps ymm9, ymm5, ymm0"
+    assert operands.chains(bodies.Body([], [fma])) == [
+        ("ymm5", "vorps ymm5, ymm5, ymm9", "ymm_fp"), ("ymm0", "vorps ymm0, ymm0, ymm9", "ymm_fp")]
+    masked = Insn(b"", "vpaddd xmm27{k7},xmm25,xmm27")
+    masked.intel = "vpaddd xmm27 {k7}, xmm25, xmm27"
+    assert operands.chains(bodies.Body([], [masked])) == []
+    codes = operands.assemble_lines(["or rbx, rdx", "orps xmm0, xmm1", "not an instruction"])
+    assert codes == {"or rbx, rdx": bytes.fromhex("4809d3"), "orps xmm0, xmm1": bytes.fromhex("0f56c1")}
+
+
+def test_llvm_cpu_names_and_an_uncertain_identity():
+    assert llvm_cpus.choose({"name": "Skylake (mobile)", "vendor": "Intel", "features": []}) == \
+        ("skylake", None)
+    assert llvm_cpus.choose({"name": "Zen 3", "vendor": "AMD", "features": []}) == ("znver3", None)
+    name, note = llvm_cpus.choose({"name": "Rocket Lake", "vendor": "Intel",
+                                   "features": ["avx512f", "amx_tile"]})
+    assert name == "sapphirerapids" and "uncertain" in note and "AMX" in note
+    assert llvm_cpus.choose({"name": "Pentium (P54C)", "features": []}) == ("pentium", None)
+    assert llvm_cpus.choose({"name": "Hypothetical", "features": []})[0] is None
+
+
+def test_bad_arguments_and_a_missing_llvm_exit_2_with_the_reason(tmp_path):
+    for args, words in ((["--isa", "gpr,vliw"], "--isa vliw"), (["--match", "("], "--match"),
+                        (["--llvm", "99"], "llvm-exegesis-99 not found"),
+                        (["--icount"], "go with --qemu"),
+                        (["--qemu", "--serial", "/dev/null"], "choose one")):
+        p = subprocess.run([FRONT, "table", "--no-build", "-o", str(tmp_path / "t")] + args,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        assert words in p.stderr and "Traceback" not in p.stderr
+
+
+SUBSET = "^(ADD32rr|IMUL64rr|VPADDDYrr|RDMSR|CPUID|SHL8rCL|AAA|JMP_1)$"
+
+
+@pytest.mark.skipif(not HAVE_LLVM, reason="LLVM (llvm-exegesis) is not installed: scripts/deps")
+def test_a_small_table_has_its_records_csv_and_page(tmp_path):
+    assert os.path.exists(os.path.join(ROOT, "build", "cyclekit-hosted64")), "make hosted"
+    out = tmp_path / "t"
+    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--match", SUBSET, "-o", str(out)],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert "measured" in p.stderr and "left" in p.stderr      # progress with the time left
+    lines = [json.loads(x) for x in (out / "table.jsonl").read_text().splitlines()]
+    run, records = lines[0], lines[1:]
+    assert run["type"] == "table_run" and all(r["type"] == "table" for r in records)
+    by = {r["opcode"]: r for r in records}
+    assert set(by) <= {"ADD32rr", "IMUL64rr", "VPADDDYrr", "RDMSR", "CPUID", "SHL8rCL", "AAA", "JMP_1"}
+    assert {"ADD32rr", "IMUL64rr", "SHL8rCL"} <= set(by)
+    for name in ("ADD32rr", "IMUL64rr", "SHL8rCL"):
+        r = by[name]
+        assert r["isa"] == "gpr" and r["chain_insns"] == 1 and r["set_insns"] >= 1
+        assert r["latency_status"].startswith("measured") and isinstance(r["latency"], float)
+        assert r["throughput_status"].startswith("measured") and isinstance(r["throughput"], float)
+        assert r["model_cpu"] and isinstance(r["latency_model"], float)
+    assert by["ADD32rr"]["asm"].startswith("add ")
+    # ADD and IMUL have a second register input: a chain through it, "REG: cycles".
+    for name in ("ADD32rr", "IMUL64rr"):
+        assert re.fullmatch(r"\w+: -?\d+(\.\d+)?", by[name]["operand_latency"]), by[name]
+    skipped = [r for r in records if r["latency"] is None and r["throughput"] is None]
+    assert all("skipped" in (r["latency_status"] or "") for r in skipped)
+    assert sum(run["skipped"].values()) == len(skipped)
+    assert run["forms"] == len(records) and run["measured"] == len(records) - len(skipped)
+    with open(out / "table.csv") as f:
+        table = list(csv.reader(f))
+    assert tuple(table[0]) == rows.COLUMNS and len(table) == len(records) + 1
+    page = (out / "index.html").read_text()
+    assert page.count("<tr") == len(records) + 1 and "<script>" in page and "src=" not in page
+    for r in records:
+        assert f">{r['opcode']}<" in page
+
+
+def test_page_sorts_and_filters_in_headless_chromium(tmp_path):
+    """The page's own script, run by a browser: a view in the link (#filter=, #sort=) hides
+    the rows that do not match and orders the rest, without a script error."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        pytest.skip("chromium is not installed (scripts/deps installs it)")
+    from cyclekit.table import output
+    made = [{"opcode": op, "isa": "gpr", "asm": text, "latency": lat, "throughput": 0.25}
+            for op, text, lat in (("ADD32rr", "add eax,ebx", 1.0), ("IMUL64rr", "imul rax,rbx", 3.0),
+                                  ("ADD64rr", "add rax,rbx", 1.0), ("SHL8rCL", "shl al,cl", 1.1))]
+    output.write_all(str(tmp_path), {"forms": 4, "measured": 4, "skipped": {}}, made)
+    url = "file://" + str(tmp_path / "index.html") + "#filter=add|imul&sort=-latency"
+    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=3000",
+                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    assert 'data-rows="4"' in body and "data-errors" not in body, body
+    order = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", p.stdout)]
+    hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', p.stdout)
+    assert order[0] == "IMUL64rr" and hidden == ["SHL8rCL"], (order, hidden)
+
+
+def test_a_chain_through_rbp_moves_to_a_free_register():
+    from cyclekit.table import remap
+    assert remap.rename("shld bx,bp,cl", "r11") == "shld bx,r11w,cl"
+    assert remap.rename("add ebp,ebp", "rsi") == "add esi,esi"
+    split = forms.Split([Insn(b"\xbd" + bytes(4), "mov ebp,0x0")],
+                        [Insn(b"\x66\x0f\xa5\xeb", "shld bx,bp,cl")])
+    assert remap.candidate(split) == ("r11", ["shld bx,r11w,cl"])
+    pushes = forms.Split([], [Insn(b"\x48\x01\xe0", "add rax,rsp")])
+    assert remap.candidate(pushes) is None
+    body = remap.remapped_body(split, "r11", ["shld bx,r11w,cl"], {"shld bx,r11w,cl": b"\x66\x44\x0f\xa5\xdb"})
+    assert [i.code.hex() for i in body.init] == ["41bb00000000"]       # mov r11d, 0; EBP's init gone
+    assert [i.code.hex() for i in body.insns] == ["66440fa5db"]
+
+
+def test_divides_get_a_divisor_of_one_and_rdx_cleared():
+    assert [i.code.hex() for i in bodies.divisor_init([Insn(b"\x49\xf7\xf6", "div r14")])] == \
+        ["ba00000000", "41be01000000"]                      # mov edx, 0; mov r14d, 1
+    assert [i.text for i in bodies.divisor_init([Insn(b"\xf6\xf1", "div cl")])] == \
+        ["mov rdx(32),0x0", "mov rcx(32),0x1"]
+    assert bodies.divisor_init([Insn(b"\x48\xf7\xf2", "div rdx")]) == []
+    assert bodies.divisor_init([Insn(b"\x48\x01\xd8", "add rax,rbx")]) == []
+
+
+def test_a_runaway_decode_does_not_swallow_the_next_snippet():
+    # XOR8ri8 (opcode 0x82: invalid in 64-bit mode) then XOR8rr, as llvm-exegesis 16 wrote them.
+    xor8ri8 = bytes.fromhex("b200" + "82f201" * 4 + "c3")
+    xor8rr = bytes.fromhex("4157b20041b7004430fa4430fa4430fa4430fa415fc3")
+    first, second = forms.disassemble([xor8ri8, xor8rr])
+    assert [i.text for i in second][:2] == ["push r15", "mov dl,0x0"]
+    assert b"".join(i.code for i in second) == xor8rr
+    assert [i.text for i in forms.cut(second, 1).group] == ["xor dl,r15b"]
