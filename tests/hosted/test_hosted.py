@@ -4,10 +4,8 @@ bench/ files as a Linux program in ring 3, asserted on its parsed JSON log.
 No timing thresholds here: this machine's numbers go in notes, not in CI.
 Runs are cached per argument list within one pytest session.
 """
-import errno
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +13,7 @@ import tempfile
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from cyclekit import launch as cyclekit_launch
 from cyclekit import logfile as cyclekit_log
 
 RUNNER = os.path.join(ROOT, "build", "cyclekit-hosted")
@@ -30,29 +29,20 @@ FORCE_QEMU = os.environ.get("CK_HOSTED32", "") == "qemu-i386"
 
 
 def _launcher():
-    """How to start the runner here. It is an i386 program; a Linux kernel
-    built without IA32 emulation refuses to execute it (ENOEXEC). Then it
-    runs under QEMU's user-mode emulator (Debian's qemu-user, from
-    scripts/deps): every record these tests assert on is exact either way,
-    only the timings are no longer the silicon's (the trust record says so)."""
-    if FORCE_QEMU:
-        qemu = shutil.which("qemu-i386")
-        if not qemu:
-            pytest.fail("CK_HOSTED32=qemu-i386 asks for qemu-i386, which is not installed (Debian qemu-user)")
-        return [qemu]
+    """How to start the runner here (cyclekit.launch.hosted_launcher): itself,
+    or under QEMU's user-mode emulator where the Linux kernel refuses i386
+    programs (ENOEXEC) or CK_HOSTED32=qemu-i386 asks for it. Every record these
+    tests assert on is exact either way; only the timings are no longer the
+    silicon's (the trust record says so)."""
     try:
-        subprocess.run([RUNNER, "help", "bench=none"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=60)
-        return []
+        prefix, note = cyclekit_launch.hosted_launcher()
     except OSError as e:
-        if e.errno != errno.ENOEXEC:
-            raise
-        why = f"this Linux kernel cannot execute i386 programs ({e.strerror}: no IA32 emulation)"
-    qemu = shutil.which("qemu-i386")
-    if not qemu:
-        pytest.skip(why + " and qemu-i386 (Debian qemu-user) is not installed")
-    sys.stderr.write(f"test_hosted: {why}: running the hosted runner under {qemu}\n")
-    return [qemu]
+        if FORCE_QEMU:
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+    if note:
+        sys.stderr.write(f"test_hosted: {note}\n")
+    return prefix
 
 
 _launch = []
