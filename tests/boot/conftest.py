@@ -52,6 +52,7 @@ LOGDIR = os.path.join(ROOT, "build", "boot-logs", os.environ.get("PYTEST_XDIST_W
 EXIT_TIMEOUT, EXIT_NO_STATUS, EXIT_NO_START = 124, 125, 126
 # The boots every worker of this session shares (one pytest-xdist run id).
 SHARED = os.path.join(ROOT, "build", "boot-logs", "shared")
+LEDGER = os.path.join(ROOT, "build", "boot-logs", "ledger.jsonl")
 
 
 def pytest_configure(config):
@@ -59,6 +60,8 @@ def pytest_configure(config):
     boots: a log from an earlier session is never taken for this one's."""
     if not hasattr(config, "workerinput"):
         shutil.rmtree(SHARED, ignore_errors=True)
+        if os.path.exists(LEDGER):
+            os.unlink(LEDGER)
 
 SMALL_SUITE = "bench=calib/* samples=9"
 
@@ -148,12 +151,24 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
     proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=timeout + 30, env=env)
     seconds = time.monotonic() - start
+    _ledger(cmd, seconds, proc.returncode)
     log = cyclekit_log.parse_file(log_path) if os.path.exists(log_path) else cyclekit_log.parse(b"")
     log.rc = proc.returncode
     log.path = log_path
     log.stderr = proc.stderr.decode("utf-8", "replace")
     log.seconds = seconds
     return log
+
+
+def _ledger(cmd, seconds, rc):
+    """One line per QEMU boot in build/boot-logs/ledger.jsonl: which test asked
+    for it and how long it took, so the suite's boot budget can be read off
+    (`make boot-budget`) instead of guessed."""
+    entry = {"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0],
+             "seconds": round(seconds, 2), "rc": rc, "argv": cmd[2:]}
+    os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
+    with open(LEDGER, "a") as f:
+        f.write(json.dumps(entry) + "\n")
 
 
 _cache = {}
@@ -328,9 +343,26 @@ def probe_kvm(run, cpus=KVM_CPUS, bound=KVM_PROBE_TIMEOUT):
 _kvm = None
 
 
+def kvm_speed(cpu=KVM_CPUS[0]):
+    """run-qemu's KVM speed probe (a second or two, no firmware): None when
+    KVM runs real mode at hardware speed, else the probe's line saying why
+    a boot would take too long or cannot start."""
+    p = subprocess.run([sys.executable, RUNNER, "--kvm-probe", "--qemu", "x86_64", "--cpu", cpu],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    if p.returncode == 0:
+        return None
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    return lines[-1].removeprefix("run-qemu: ") if lines else f"run-qemu --kvm-probe exited {p.returncode}"
+
+
 def kvm():
-    """The session's KVM probe (booted once)."""
+    """The session's KVM probe: run-qemu's speed probe, then one boot."""
     global _kvm
+    if _kvm is None and os.path.exists("/dev/kvm"):
+        slow = kvm_speed()
+        if slow and "emulating hypervisor" in slow:
+            # Measured in a second; a boot would spend the whole bound in the firmware.
+            _kvm = KvmProbe(False, f"{slow}; boots on an emulating hypervisor are not tested")
     if _kvm is None:
         def run(cpu, timeout):
             return run_boot(accel="kvm", cpu=cpu, cmdline=KVM_PROBE, timeout=timeout)

@@ -163,3 +163,33 @@ def test_probe_through_the_runner_falls_back_to_a_model_that_starts(fake_qemu):
     assert k.reason == f"-cpu host: {MSR_ERROR}"
     assert_complete(k.log)
     assert [r["name"] for r in k.log.of_type("result")] == ["calib/empty"]
+
+
+def _runner():
+    import importlib.machinery
+    import importlib.util
+    from conftest import RUNNER
+    loader = importlib.machinery.SourceFileLoader("run_qemu", RUNNER)
+    spec = importlib.util.spec_from_loader("run_qemu", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("loops", [1, 1000])
+def test_the_speed_probe_rom_runs_its_loop_and_exits_under_tcg(tmp_path, loops):
+    """The ROM run-qemu's --kvm-probe times is real code: under TCG it runs
+    from the reset vector through its loop to isa-debug-exit (QEMU's exit
+    code 0x43), and a ROM whose loop never ends is cut by the timeout."""
+    import subprocess
+    rq = _runner()
+    rom = rq.probe_rom(loops)
+    assert len(rom) == 0x10000 and rom[0xFFF0:0xFFF5] == bytes([0xEA, 0, 0, 0, 0xF0])
+    path = tmp_path / "probe.rom"
+    path.write_bytes(rom)
+    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-bios", str(path), "-display", "none", "-nodefaults",
+           "-m", "16", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    assert subprocess.run(cmd, capture_output=True, timeout=60).returncode == rq.PROBE_EXIT
+    path.write_bytes(rom.replace(bytes([0x75, 0xFC]), bytes([0xEB, 0xFC]), 1))   # JNZ -> JMP: forever
+    with pytest.raises(subprocess.TimeoutExpired):
+        subprocess.run(cmd, capture_output=True, timeout=2)
