@@ -163,7 +163,7 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
 def _ledger(cmd, seconds, rc):
     """One line per QEMU boot in build/boot-logs/ledger.jsonl: which test asked
     for it and how long it took, so the suite's boot budget can be read off
-    (`make boot-budget`) instead of guessed."""
+    instead of guessed."""
     entry = {"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0],
              "seconds": round(seconds, 2), "rc": rc, "argv": cmd[2:]}
     os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
