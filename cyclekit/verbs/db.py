@@ -141,14 +141,19 @@ def cmd_compare(store, engine, args):
         return 1
     a, b = (store.StoredRun(engine, row) for row in found)
     for run in (a, b):
-        print(f'{run.label}: {run.row["run"]} {run.row["label"]} ({run.row["platform"]}, {run.row["cmdline"] or ""})')
-    print(f'{"benchmark":34} {"unit":6} {"A":>10} {"B":>10} {"B/A":>7}  beyond spread')
+        print(f'{run.label}: {run.row["run"]} {run.row["label"]} ({run.row["platform"]}, {run.row["cmdline"] or ""}); '
+              f'trust: {run.row["trust"] or "-"} ({run.row["cpu_kind"] or "-"})')
+    print(f'{"benchmark":34} {"unit":6} {"A":>14} {"B":>14} {"B/A":>7}  beyond spread')
+    all_marks = []
     for row in compare.rows([a, b]):
         ca, cb = row.cells
+        ra, rb = a.result(row.name), b.result(row.name)
+        all_marks += [r.mark_text for r in (ra, rb) if r is not None]
         flag = {True: "yes", False: "no", None: "-"}[cb.exceeds]
         ratio = "-" if cb.ratio is None else f"{cb.ratio:.3f}"
-        print(f"{row.name:34} {ca.unit or cb.unit or '-':6} {_value(ca.value):>10} {_value(cb.value):>10} "
-              f"{ratio:>7}  {flag}")
+        print(f"{row.name:34} {ca.unit or cb.unit or '-':6} {compare.marked(_value(ca.value), ra):>14} "
+              f"{compare.marked(_value(cb.value), rb):>14} {ratio:>7}  {flag}")
+    _legend(all_marks)
     return 0
 
 

@@ -177,7 +177,9 @@ def test_compare_two_runs(loaded):
     base = [r for r in logsynth.records("pentium") if r.get("type") == "result" and r.get("name") == "mem/chase/64M"][0]["cycles"]
     cols = line.split()
     assert cols[1] == "cycles"
-    assert float(cols[2]) == base and float(cols[3]) == round(base * 1.01, 2)
+    marks = "[US]"      # the committed pentium log: QEMU TCG, and this result is not stable
+    assert cols[2] == f"{base:.2f}{marks}" and cols[3] == f"{round(base * 1.01, 2):.2f}{marks}"
+    assert p.stdout.splitlines()[-1].startswith("marks: U untrusted timer")
     assert cols[4] == f"{round(base * 1.01, 2) / base:.3f}"
     by_code = ck(db, "compare", "1", "0x000170")    # a unique run id prefix names run 2 as well
     assert by_code.stdout == p.stdout
