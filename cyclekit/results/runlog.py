@@ -234,15 +234,19 @@ class Run:
                 out.append((f'L{level}{"d" if c["kind"] == "data" else ""}', int(size)))
         return out
 
-    def chase_curve(self):
-        """[(bytes, value, unit)] of the mem/chase results, smallest first."""
+    def chase_points(self):
+        """[(bytes, value, unit, marks)] of the mem/chase results, smallest first."""
         pts = []
         for r in self.measured():
             size = chase_bytes(r.name)
             v, unit = r.value
             if size and v is not None:
-                pts.append((size, v, unit))
+                pts.append((size, v, unit, r.mark_text))
         return sorted(pts)
+
+    def chase_curve(self):
+        """[(bytes, value, unit)] of the mem/chase results, smallest first."""
+        return [p[:3] for p in self.chase_points()]
 
 
 def load(path):
