@@ -181,3 +181,72 @@ def test_log_table_shows_the_marks(tmp_path, platform, new):
     assert [line.split()[5] for line in lines[1:7]] == MARKS[platform, new]
     assert lines[7].startswith("run trust: " + ("untrusted" if platform == "tcg" else "flagged"))
     assert lines[8].startswith("marks: ") and len(lines) == 9
+
+
+class FakeSession:
+    """A `serve` session (cyclekit.wire.Session's interface) answering from a synthetic run."""
+
+    def __init__(self, recs):
+        self.boot_records, self.ready = recs[:1], {"type": "ready"}
+        self._recs = recs
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def identify(self):
+        return [r for r in self._recs if r["type"] in ("cpu", "timer", "trust")]
+
+    def load(self, data):
+        return {"type": "module", "accepted": True}
+
+    def run(self, name, options):
+        return [r for r in self._recs if r.get("name") == name]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_snippet_over_a_serial_session_shows_the_marks(tmp_path, monkeypatch, as_json):
+    pytest.importorskip("serial", reason="python3-serial is not installed (scripts/deps installs it)")
+    from cyclekit import wire
+    recs, _ = logsynth.trust_records("tcg", False)
+    recs[6]["name"] = "snippet"             # calib/empty's record answers for the snippet
+    monkeypatch.setattr(wire, "Session", lambda *a, **k: FakeSession(recs))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = cli.main(["snippet", "--serial", "socket://127.0.0.1:9", "--asm", "add eax, ebx",
+                       "--log", str(tmp_path / "s.log")] + (["--json"] if as_json else []))
+    assert rc == 0, err.getvalue()
+    if as_json:
+        assert json.loads(out.getvalue())["marks"] == "USN"
+        assert err.getvalue().splitlines()[0] == f"cyclekit snippet: run untrusted ({logsynth.TCG_WHY})"
+    else:
+        assert out.getvalue().splitlines()[:2] == [
+            "body     ticks  cycles  expected  verdict           trust   run untrusted (" + logsynth.TCG_WHY + ")",
+            "snippet   0.00   0.00~  -         untrusted timing  USN"]
+        assert out.getvalue().splitlines()[2].startswith("marks: U untrusted timer")
+
+
+def test_a_hosted_snippet_on_this_machine_shows_its_marks(tmp_path):
+    """The 64-bit hosted runner, natively: the header names the columns and the run's verdict,
+    the row ends in the marks the log's record earns. The numbers are this machine's, so only
+    the marks and the verdict are compared with the log."""
+    import os
+    import subprocess
+    from conftest import ROOT
+    assert os.path.exists(os.path.join(ROOT, "build", "cyclekit-hosted64")), "make hosted (tools-tests depends on it)"
+    log_file = tmp_path / "h.log"
+    p = subprocess.run([os.path.join(ROOT, "scripts", "cyclekit"), "snippet", "--no-build", "--hosted", "--mode", "64",
+                        "--asm", "imul rax, rbx", "--samples", "21", "--log", str(log_file)],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    log = logfile.parse_file(str(log_file))
+    assert log.complete, log.problems
+    run = trust.run_trust(log.records, log.end)
+    marks = trust.result_marks(log.one("result"), run).marks
+    lines = p.stdout.splitlines()
+    assert lines[0].split()[:7] == ["body", "ticks", "cycles", "expected", "verdict", "trust", "run"]
+    assert lines[0].endswith("run " + trust.verdict_text(run, [marks]))
+    assert lines[1].split()[0] == "snippet" and lines[1].split()[-1] == marks
+    assert len(lines) == (2 if marks == "ok" else 3)
