@@ -15,6 +15,11 @@ Several --asm run in one boot (or one serial session), named NAME/1, NAME/2 ...
 in their order: a session answers each in a fraction of a second, where a
 command per snippet pays the start-up of Python and the connection each time.
 
+It prints a header naming the columns and the run's trust verdict, a row
+per body with its trust marks (cyclekit/trust.py) and a legend when a mark
+is not "ok"; --json prints the records (with the trust fields, derived for
+an older kernel's record) and the verdict on stderr.
+
 Exit status: 2 when the text does not assemble or breaks the contract
 (nothing is booted), else the run's status (the kernel's, 0 when all went
 well); 1 when the run ended without a record for the snippet.
