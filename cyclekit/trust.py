@@ -38,6 +38,7 @@ RUN_VERDICTS = {"ok": "trusted", "flagged": "flagged", "untrusted": "untrusted"}
 NEGATIVE_PERMILLE = 50          # kernel/stats/stats_checks.h: negative * 1000 > 50 * n
 EMULATOR_HYPERVISORS = ("TCGTCGTCGTCG", "QEMU TCG")       # QEMU TCG's signature and name (kernel/cpu/cpu_vendor.c)
 EMULATOR_VENDORS = ("VirtualApple", "PowerVM Lx86")       # binary translators (the same table)
+TIMER_REASON = "the timer is not trusted"    # how a derived reason begins its timer's part
 FLAG_LETTERS = {"untrusted-timer": "U", "negatives": "N", "clamped": "N", "modes": "M",
                 "non-linear": "M", "disturbed": "D"}
 
@@ -134,7 +135,7 @@ def _derived_marks(rec, run):
         reasons.append("the kernel found the samples unstable")
     if _bool(rec.get("trusted")) is False or untrusted_run(run) or rec.get("verdict") == "untrusted timing":
         flags.append("untrusted-timer")
-        reasons.append("the timer is not trusted" + (f": {run.why}" if run.why else ""))
+        reasons.append(TIMER_REASON + (f": {run.why}" if run.why else ""))
     negative, samples = _count(rec.get("negative")), _count(rec.get("samples"))
     if negative and samples and negative * 1000 > NEGATIVE_PERMILLE * samples:
         flags.append("negatives")
@@ -152,6 +153,11 @@ def result_marks(rec, run):
     if not isinstance(rec, dict) or rec.get("type") != "result":
         return None
     return _kernel_marks(rec) or _derived_marks(rec, run)
+
+
+def own_reason(marks):
+    """The reason without the run's timer verdict (said once for the run, not per result)."""
+    return "; ".join(w for w in marks.reason.split("; ") if w and not w.startswith(TIMER_REASON))
 
 
 def marks_of_records(records):

@@ -171,9 +171,8 @@ def trust_section(runs):
         for r in run.measured():
             if r.mark_text not in ("ok", "U"):
                 # The timer's words are the run's, said once in its row above.
-                why = [w for w in r.marks.reason.split("; ") if w and not w.startswith("the timer is not trusted")]
                 rows.append([run.label, r.name, marks_cell(r.mark_text), r.marks.judgement or "-",
-                             "; ".join(why) or "-"])
+                             trust.own_reason(r.marks) or "-"])
     if rows:
         parts.append(table(["log", "benchmark", "marks", "judgement", "reason"], rows))
     return "\n".join(parts)

@@ -170,6 +170,27 @@ def result_row(rec, marks):
     return (name, _fixed(rec.get("ticks")), _fixed(rec.get("cycles"), unit), expected, verdict, marks.marks)
 
 
+def _number(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def detail_lines(rec, marks):
+    """Under a marked row: why (the judgement's reason, without the run's timer verdict), the
+    modes with their counts, and the cost per copy at U, 2U and 4U, where the record has them."""
+    out = []
+    why = trust.own_reason(marks) if marks and marks.marks not in ("ok", "U") else ""
+    if why:
+        out.append(f"  why: {why}")
+    modes = rec.get("modes")
+    if isinstance(modes, list) and len(modes) > 1:
+        found = [(m.get("ticks"), m.get("count")) for m in modes if isinstance(m, dict)]
+        out.append("  modes: " + ", ".join(f"{_fixed(t)} ticks ({c} samples)" for t, c in found))
+    lin = rec.get("linearity")
+    if isinstance(lin, dict) and any(_number(lin.get(k)) is not None for k in ("u", "2u", "4u")):
+        out.append("  ticks per copy: " + ", ".join(f"{_fixed(lin.get(k))} at {k.upper()}" for k in ("u", "2u", "4u")))
+    return out
+
+
 def fault_text(rec):
     """One line for a fault record that came without the kernel's own readable lines (serial)."""
     return f"  {rec.get('where')}: fault {rec.get('name')} (vector {rec.get('vector')}) at EIP {rec.get('eip')}"
@@ -194,6 +215,7 @@ def table_lines(found, run, text=None):
             lines.append((text and readable_line(text, rec, name)) or fault_text(rec))
         else:
             lines.append(line(by_name[name]))
+            lines += detail_lines(rec, marks[name])
     key = trust.legend([m.marks for m in marks.values() if m])
     return lines + ([key] if key else [])
 

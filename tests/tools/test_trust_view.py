@@ -127,6 +127,7 @@ def test_snippet_prints_a_header_the_marks_and_a_legend(tmp_path, new):
         "body         ticks  cycles  expected  verdict           trust   run untrusted (" + logsynth.TCG_WHY + ")",
         "lat/add       0.38   1.00~  -         untrusted timing  U",
         "calib/empty   0.00   0.00~  -         untrusted timing  USN",
+        "  why: 10 of 31 samples had t(2U) < t(U)",
         "marks: U untrusted timer (an emulator, or the trust check failed); S unstable; "
         "N negative differences (t(2U) < t(U) in more than 5 % of the samples, or clamped to 0)"]
 
@@ -140,6 +141,20 @@ def test_snippet_on_silicon(tmp_path, new, verdict):
     rc, out, _ = run_snippet_report(path, ["lat/add"], False)
     assert out.splitlines() == [f"body     ticks  cycles  expected  verdict  trust   run {verdict}",
                                 "lat/add   0.38   1.00~  -         -        ok"]
+
+
+def test_snippet_shows_the_modes_and_the_cost_per_copy(tmp_path):
+    """A kernel's result in two modes: under its row, why, each mode with its count, and the
+    cost per copy at U, 2U and 4U (the record's modes and linearity)."""
+    path = logsynth.trust_log(str(tmp_path / "kvm.log"), "kvm", True)
+    rc, out, _ = run_snippet_report(path, ["mem/chase/4K"], False)
+    assert out.splitlines() == [
+        "body          ticks  cycles  expected  verdict  trust   run flagged (4 results marked)",
+        "mem/chase/4K   1.90   5.00~  -         -        SM",
+        "  why: 2 modes: 1.90 (20 of 31), 3.80 (11 of 31)",
+        "  modes: 1.90 ticks (20 samples), 3.80 ticks (11 samples)",
+        "  ticks per copy: 1.90 at U, 1.91 at 2U, 1.90 at 4U",
+        "marks: S unstable; M two or more modes, or a cost per copy that changes with the copy count"]
 
 
 def test_snippet_json_carries_the_marks(tmp_path):
@@ -222,10 +237,11 @@ def test_snippet_over_a_serial_session_shows_the_marks(tmp_path, monkeypatch, as
         assert json.loads(out.getvalue())["marks"] == "USN"
         assert err.getvalue().splitlines()[0] == f"cyclekit snippet: run untrusted ({logsynth.TCG_WHY})"
     else:
-        assert out.getvalue().splitlines()[:2] == [
+        assert out.getvalue().splitlines()[:3] == [
             "body     ticks  cycles  expected  verdict           trust   run untrusted (" + logsynth.TCG_WHY + ")",
-            "snippet   0.00   0.00~  -         untrusted timing  USN"]
-        assert out.getvalue().splitlines()[2].startswith("marks: U untrusted timer")
+            "snippet   0.00   0.00~  -         untrusted timing  USN",
+            "  why: 10 of 31 samples had t(2U) < t(U)"]
+        assert out.getvalue().splitlines()[3].startswith("marks: U untrusted timer")
 
 
 def test_a_hosted_snippet_on_this_machine_shows_its_marks(tmp_path):
