@@ -119,8 +119,8 @@ def cmd_show(store, engine, args):
 def cmd_runs(store, engine, args):
     rows = store.run_rows(engine, args.trust)
     if not rows:
-        print(f"no runs stored{_trust_filter(args)} (cyclekit db import LOG...)" if not args.trust else
-              f"no stored run{_trust_filter(args)}", file=sys.stderr)
+        print(f"no stored run{_trust_filter(args)}" if args.trust else
+              "no runs stored yet (cyclekit db import LOG...)", file=sys.stderr)
         return 1
     print(f'{"run":>5}  {"run id":18}  {"machine":>7}  {"platform":8} {"cpu":8} {"status":>6} {"results":>7}  '
           f'{"trust":9} {"flagged":>7}  {"version":16} {"imported":25}  log / options')
