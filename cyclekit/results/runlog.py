@@ -85,11 +85,6 @@ class Result:
         return self.marks.marks if self.marks else "-"
 
     @property
-    def trust_level(self):
-        """ok, flagged or untrusted (trust.LEVELS); None for a skip or fault."""
-        return trust.level(self.marks.marks) if self.marks else None
-
-    @property
     def value(self):
         """(number, unit): core cycles where the log has them, else ticks; (None, None) without."""
         if self.cycles is not None:
