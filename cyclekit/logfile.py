@@ -166,20 +166,31 @@ def _fixed(v):
 
 
 def table(log, tsv=False):
-    rows = [("benchmark", "ticks", "cycles", "unit", "expected", "verdict")]
+    """Results and skips, a row each, with each result's trust marks (cyclekit/trust.py); under
+    the table, the run's verdict and a legend of the marks that occur (not with tsv)."""
+    from cyclekit import trust
+    run = trust.run_trust(log.records, log.end)
+    rows = [("benchmark", "ticks", "cycles", "unit", "expected", "trust", "verdict")]
+    marks = []
     for r in log.records:
         if r.get("type") == "result":
             exp = r.get("expect")
+            m = trust.result_marks(r, run).marks
+            marks.append(m)
             rows.append((field_text(r.get("name")), _fixed(r.get("ticks")), _fixed(r.get("cycles")),
                          field_text(r.get("cycles_unit", "")),
                          f'{field_text(exp.get("uarch"))} {_fixed(exp.get("cycles"))}' if isinstance(exp, dict)
-                         else "-", field_text(r.get("verdict"))))
+                         else "-", m, field_text(r.get("verdict"))))
         elif r.get("type") == "skip":
-            rows.append((field_text(r.get("name")), "-", "-", "", "-", "skipped: " + field_text(r.get("reason"))))
+            rows.append((field_text(r.get("name")), "-", "-", "", "-", "-",
+                         "skipped: " + field_text(r.get("reason"))))
     if tsv:
         return "\n".join("\t".join(row) for row in rows)
-    widths = [max(len(row[i]) for row in rows[1:] + rows[:1]) for i in range(5)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5] for row in rows)
+    widths = [max(len(row[i]) for row in rows) for i in range(6)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row[:6], widths)) + "  " + row[6] for row in rows]
+    lines.append("run trust: " + trust.verdict_text(run, marks))
+    key = trust.legend(marks)
+    return "\n".join(lines + ([key] if key else []))
 
 
 def compare(a, b):

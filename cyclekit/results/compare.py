@@ -77,17 +77,29 @@ def flagged(rows_):
 UNIT_LETTER = {"cycles": "c", "ticks": "t"}
 
 
-def _cell_text(cell):
-    return "-" if cell.value is None else f"{cell.value:.2f}{UNIT_LETTER[cell.unit]}"
+def marked(text, res):
+    """text with res's trust marks in brackets unless they are ok (or res is no result)."""
+    marks = res.mark_text if res is not None and res.marks else "ok"
+    return text if marks == "ok" else f"{text}[{marks}]"
+
+
+def _cell_text(cell, res):
+    return marked("-" if cell.value is None else f"{cell.value:.2f}{UNIT_LETTER[cell.unit]}", res)
 
 
 def text(log_a, log_b):
     """Two Logs (logfile.parse) as text, `cyclekit log compare`: a line per
-    benchmark with its value in A and in B (c: cycles, t: ticks) and B/A."""
+    benchmark with its value in A and in B (c: cycles, t: ticks; [marks] where
+    a result is not trusted and stable, cyclekit/trust.py) and B/A. The header
+    line ends with each run's trust verdict and the legend of the marks."""
+    from cyclekit import trust
     a, b = runlog.Run("A", log_a), runlog.Run("B", log_b)
-    lines = [f'{"benchmark":34} {"A":>10} {"B":>10} {"B/A":>7}']
+    key = trust.legend(a.all_marks() + b.all_marks())
+    lines = [f'{"benchmark":34} {"A":>12} {"B":>12} {"B/A":>7}   (A {a.trust_verdict}, B {b.trust_verdict}'
+             + (f"; {key})" if key else ")")]
     for row in rows([a, b]):
         ca, cb = row.cells
         ratio = "-" if cb.ratio is None else f"{cb.ratio:.2f}"
-        lines.append(f"{row.name:34} {_cell_text(ca):>10} {_cell_text(cb):>10} {ratio:>7}")
+        lines.append(f"{row.name:34} {_cell_text(ca, a.result(row.name)):>12} "
+                     f"{_cell_text(cb, b.result(row.name)):>12} {ratio:>7}")
     return "\n".join(lines)

@@ -28,22 +28,29 @@ def size_text(n):
     return f"{n}B"
 
 
-def latency_curve(runs):
+def latency_curve(runs, title="Memory latency: mem/chase"):
     """Pointer-chase latency against the working-set size (log2 axis), one
     line per run, and each run's data/unified cache sizes (cpu record) as
-    dashed lines in the run's colour."""
-    curves = [(run, run.chase_curve()) for run in runs]
+    dashed lines in the run's colour. A point whose result is marked (not
+    "ok": cyclekit/trust.py) is drawn hollow. The caller draws silicon and
+    untrusted (emulated) runs in separate figures, never as one family."""
+    curves = [(run, run.chase_points()) for run in runs]
     curves = [(run, pts) for run, pts in curves if pts]
     if not curves:
         return None
     fig, ax = plt.subplots(figsize=(9, 5))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    marked = []
+    marked, hollow = [], False
     for i, (run, pts) in enumerate(curves):
         colour = colours[i % len(colours)]
-        units = sorted({u for _, _, u in pts})
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=colour,
+        units = sorted({p[2] for p in pts})
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color=colour,
                 label=f"{run.label} ({'/'.join(units)} per load)")
+        for filled in (True, False):
+            sel = [p for p in pts if (p[3] == "ok") is filled]
+            hollow |= bool(sel) and not filled
+            ax.plot([p[0] for p in sel], [p[1] for p in sel], "o", color=colour,
+                    markerfacecolor=colour if filled else "none")
         for name, size in run.caches():
             if any(m[0] == size and m[1].startswith(name + " ") for m in marked):
                 continue    # the same cache of another run (the same CPU model) is marked once
@@ -57,7 +64,8 @@ def latency_curve(runs):
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: size_text(int(v)) if v >= 1 else ""))
     ax.set_xlabel("working set (bytes, log scale)")
     ax.set_ylabel("latency per load (log scale)")
-    ax.set_title("Memory latency: mem/chase (dashed: cache sizes from the cpu record)")
+    ax.set_title(f"{title} (dashed: cache sizes from the cpu record"
+                 + ("; hollow: a marked result" if hollow else "") + ")", fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8)
     return _png(fig)
@@ -85,7 +93,7 @@ def histograms(items):
             ax.axvline(result.ticks, color="#c00000", linewidth=1.5, label=f"result {result.ticks:.2f}")
             ax.legend(fontsize=7)
         outside = n - len(shown)
-        ax.set_title(f"{result.name} ({run_label}): {n} samples"
+        ax.set_title(f"{result.name} ({run_label}) [{result.mark_text}]: {n} samples"
                      + (f", {outside} outside" if outside else ""), fontsize=8)
         ax.set_xlabel("ticks per body", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -100,7 +108,8 @@ def histograms(items):
 def comparison(runs, rows):
     """Each run's value relative to the first run's, per benchmark (log
     scale); a bar whose difference exceeds both runs' spread is solid, one
-    within the spread is hatched and pale."""
+    within the spread is hatched and pale; the bars of a pair in which a run
+    is emulated or untrusted are outlined in red, and its legend says so."""
     if len(runs) < 2:
         return None
     rows = [r for r in rows if any(c.ratio is not None for c in r.cells[1:])]
@@ -120,10 +129,16 @@ def comparison(runs, rows):
             widths.append(cell.ratio)
             alphas.append(1.0 if cell.exceeds else 0.35)
         colour = colours[j % len(colours)]
+        # An emulated or untrusted run against silicon (or the reverse) is no hardware
+        # comparison: its bars are outlined in red and its legend entry says so.
+        apart = run.untrusted != runs[0].untrusted or run.untrusted
+        edge = dict(edgecolor="#c00000", linewidth=1.2) if apart else {}
         for y, w, a in zip(ys, widths, alphas):
             ax.barh(y, w - 1.0, height=height, left=1.0, color=colour, alpha=a,
-                    hatch=None if a == 1.0 else "//")
-        handles.append(Patch(color=colour, label=f"{run.label} / {runs[0].label}"))
+                    hatch=None if a == 1.0 else "//", **edge)
+        handles.append(Patch(facecolor=colour, label=f"{run.label} / {runs[0].label}"
+                             + (" (UNTRUSTED run: emulator or timer)" if run.untrusted else
+                                " (UNTRUSTED baseline: emulator or timer)" if apart else ""), **edge))
     ax.axvline(1.0, color="black", linewidth=1)
     ax.set_xscale("log")
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])

@@ -1,8 +1,11 @@
 """The report page: one self-contained HTML file (figures embedded as data: URIs).
 
-Sections: the runs and their machines, the memory-latency curve, the
+Sections: the runs and their machines, how far the results can be trusted
+(each run's verdict, the marked results and their reasons), the
+memory-latency curves (runs on silicon with a trusted timer in one figure,
+emulated or untrusted runs in another: never one family of curves), the
 comparison (two or more logs), the expectation verdicts, and the raw-sample
-distributions. Every figure is an <img class="figure" id="fig-..."> so a
+distributions. Tables give each result's trust marks (cyclekit/trust.py). Every figure is an <img class="figure" id="fig-..."> so a
 test (or a reader) can find each one; a short script records on <body> how
 many figures the browser decoded (data-figures-decoded) and any script error
 (data-errors), which is how the headless-browser test sees a broken page.
@@ -11,6 +14,7 @@ import base64
 import datetime
 import html
 
+from cyclekit import trust
 from cyclekit.results import compare
 
 STYLE = """
@@ -20,6 +24,8 @@ th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-al
          max-width: 24em; overflow-wrap: anywhere; }
 td.num { text-align: right; font-family: monospace; }
 tr.exceeds td.ratio { background: #ffe08a; font-weight: bold; }
+td.marks { font-family: monospace; }
+td.marked { background: #fde9d9; }
 .warn { background: #fdd; border: 1px solid #c00; padding: 0.4em; }
 .note { color: #555; font-size: 0.9em; }
 img.figure { border: 1px solid #ddd; margin: 4px; }
@@ -61,6 +67,25 @@ def table(head, rows, row_classes=None):
     return "\n".join(out) + "</table>"
 
 
+def split_by_trust(runs):
+    """(silicon, apart): the runs whose timing is the hardware's, and the emulated or untrusted
+    ones, each in the given order; the two are never drawn as one family of curves."""
+    return [r for r in runs if not r.untrusted], [r for r in runs if r.untrusted]
+
+
+def marks_cell(marks):
+    return f'<td class="marks{"" if marks in ("ok", "-") else " marked"}">{esc(marks)}</td>'
+
+
+def run_trust_text(run):
+    state = run.trust_state
+    where = state.platform or "?"
+    if state.hypervisor and state.platform != "emulator":
+        where += f" under {state.hypervisor}"
+    n = trust.flagged_count(state, run.all_marks())
+    return f"{run.trust_verdict}: {where}, {n} of {len(run.all_marks())} results marked"
+
+
 def counts(run):
     c = {"results": 0, "ok": 0, "off": 0, "untrusted": 0, "unstable": 0, "skipped": 0, "faulted": 0}
     for r in run.results:
@@ -90,20 +115,21 @@ def summary(runs):
                      run.machine()["microcode"] or "-",
                      f"{run.version or '?'}, built {run.built or '?'} by {run.compiler or '?'}",
                      run.run_id or "-", run.cmdline or "", f"{state}, status {run.status}",
-                     trust, counts(run)])
+                     trust, counts(run), run_trust_text(run)])
     head = ["log", "machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
-            "options", "log state", "timing trust", "outcome"]
+            "options", "log state", "timing trust", "outcome", "run trust"]
     return table(head, rows)
 
 
 def comparison_table(runs, rows):
-    head = ["benchmark", "unit"] + [f"{r.label}" for r in runs] + [
+    head = ["benchmark", "unit"] + [h for r in runs for h in (f"{r.label}", "trust")] + [
         f"{r.label} / {runs[0].label}" for r in runs[1:]]
     body, classes = [], []
     for row in rows:
         unit = next((c.unit for c in row.cells if c.unit), "-")
         vals = [f'<td class="num">{fmt(c.value)}' + (f" ± {fmt(c.spread)}" if c.spread is not None else "")
-                + "</td>" for c in row.cells]
+                + "</td>" + marks_cell(run.result(row.name).mark_text if run.result(row.name) else "-")
+                for c, run in zip(row.cells, runs)]
         ratios = []
         for c in row.cells[1:]:
             mark = " *" if c.exceeds else ""
@@ -121,16 +147,55 @@ def expectations(runs):
                 continue
             rows.append([r.name, run.label, r.expect_uarch, f'<td class="num">{fmt(r.expect_cycles)}</td>',
                          f'<td class="num">{fmt(r.expect_tolerance)}</td>',
-                         f'<td class="num">{fmt(r.cycles)}</td>', r.cycles_unit or "-", r.verdict or "-"])
+                         f'<td class="num">{fmt(r.cycles)}</td>', r.cycles_unit or "-", r.verdict or "-",
+                         marks_cell(r.mark_text)])
     if not rows:
         return '<p class="note">No result in these logs states an expectation for its CPU.</p>'
     rows.sort(key=lambda r: (r[2] != "P5", r[0], r[1]))
     return table(["benchmark", "log", "expected on", "cycles expected", "tolerance", "cycles measured",
-                  "cycles are", "verdict"], rows)
+                  "cycles are", "verdict", "trust"], rows)
+
+
+def trust_section(runs):
+    """Each run's verdict, the legend, and the marked results with their reasons; on an untrusted
+    run the results marked U alone are one row (their reason is the run's)."""
+    all_marks = [m for run in runs for m in run.all_marks()]
+    key = trust.legend(all_marks)
+    parts = [f"<p class='note'>{esc(key) if key else 'Every result is stable on a trusted timer (ok).'}</p>"]
+    rows = []
+    for run in runs:
+        only_u = [r for r in run.measured() if r.mark_text == "U"]
+        if only_u:
+            rows.append([run.label, f"{len(only_u)} results", marks_cell("U"), "-",
+                         run.trust_state.why or "the timer is not trusted"])
+        for r in run.measured():
+            if r.mark_text not in ("ok", "U"):
+                # The timer's words are the run's, said once in its row above.
+                rows.append([run.label, r.name, marks_cell(r.mark_text), r.marks.judgement or "-",
+                             trust.own_reason(r.marks) or "-"])
+    if rows:
+        parts.append(table(["log", "benchmark", "marks", "judgement", "reason"], rows))
+    return "\n".join(parts)
+
+
+def latency_section(runs, figs):
+    silicon, apart = split_by_trust(runs)
+    parts = ["<h2 id='latency'>Memory latency</h2>", "<h3 id='latency-silicon'>On silicon, trusted timer</h3>"]
+    labels = ", ".join(r.label for r in silicon if r.chase_points())
+    parts.append(img("fig-latency", figs["latency"], f"memory latency on silicon: {labels}") if figs.get("latency")
+                 else "<p class='note'>No mem/chase results from silicon with a trusted timer in these logs "
+                      "(run with bench=mem/chase/*).</p>")
+    if apart:
+        labels = ", ".join(r.label for r in apart if r.chase_points())
+        parts.append("<h3 id='latency-untrusted'>Emulated or untrusted timer: not the hardware's latency</h3>")
+        parts.append(img("fig-latency-untrusted", figs["latency-untrusted"],
+                         f"memory latency, emulated or untrusted: {labels}") if figs.get("latency-untrusted")
+                     else "<p class='note'>No mem/chase results in the emulated or untrusted runs.</p>")
+    return parts
 
 
 def render(runs, figs, hists):
-    """The page. figs: {"latency": png|None, "comparison": png|None};
+    """The page. figs: {"latency": png|None, "latency-untrusted": png|None, "comparison": png|None};
     hists: [(run, result, png)]."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>cyclekit report</title>"
@@ -140,9 +205,9 @@ def render(runs, figs, hists):
         if not run.complete:
             parts.append(f"<p class='warn'>{esc(run.path)} is incomplete: {esc('; '.join(run.problems))}. "
                          "Its records up to the cut are shown.</p>")
-    parts += ["<h2 id='runs'>Runs and machines</h2>", summary(runs), "<h2 id='latency'>Memory latency</h2>"]
-    parts.append(img("fig-latency", figs["latency"], "memory latency curve") if figs.get("latency") else
-                 "<p class='note'>No mem/chase results in these logs (run with bench=mem/chase/*).</p>")
+    parts += ["<h2 id='runs'>Runs and machines</h2>", summary(runs), "<h2 id='trust'>Trust</h2>",
+              trust_section(runs)]
+    parts += latency_section(runs, figs)
     if len(runs) > 1:
         rows = compare.rows(runs)
         parts += ["<h2 id='comparison'>Comparison</h2>",
@@ -158,7 +223,7 @@ def render(runs, figs, hists):
     if hists:
         parts.append("<div class='hists'>")
         for k, (run, res, png) in enumerate(hists):
-            parts.append(img(f"fig-hist-{k}", png, f"{res.name} in {run.label}"))
+            parts.append(img(f"fig-hist-{k}", png, f"{res.name} in {run.label} [{res.mark_text}]"))
         parts.append("</div>")
     else:
         parts.append("<p class='note'>No raw samples in these logs: boot with the <code>raw</code> "

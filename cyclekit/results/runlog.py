@@ -13,7 +13,7 @@ import os
 import re
 import statistics
 
-from cyclekit import logfile
+from cyclekit import logfile, trust
 
 # The SMBIOS strings that name a machine (SMBIOS spec DSP0134 §7.2 system
 # information, §7.3 baseboard, §7.1 BIOS information), as the platform
@@ -56,7 +56,7 @@ def chase_bytes(name):
 class Result:
     """One benchmark's outcome in one run: a result, a skip or a fault."""
 
-    def __init__(self, rec, samples=None):
+    def __init__(self, rec, samples=None, run_trust=None):
         self.kind = rec.get("type")
         self.name = text(rec.get("name")) or "?"
         self.ticks = number(rec.get("ticks"))
@@ -76,6 +76,13 @@ class Result:
         self.unroll = number(rec.get("unroll"))
         self.loops = number(rec.get("loops"))
         self.samples = samples          # the samples record, or None
+        # How far it can be trusted (cyclekit/trust.py): None for a skip or fault.
+        self.marks = trust.result_marks(rec, run_trust or trust.run_trust([]))
+
+    @property
+    def mark_text(self):
+        """The marks ("ok", "USN" ...), "-" for a skip or fault."""
+        return self.marks.marks if self.marks else "-"
 
     @property
     def value(self):
@@ -133,6 +140,7 @@ class Run:
         self.cpu = self._first("cpu")
         self.platform = self._first("platform")
         self.trust = self._first("trust")
+        self.trust_state = trust.run_trust(log.records, log.end)      # a trust.RunTrust
         self.results = self._results()
 
     def _first(self, kind):
@@ -146,8 +154,21 @@ class Run:
                 continue
             nxt = records[i + 1] if i + 1 < len(records) else None
             samples = nxt if rec.get("type") == "result" and nxt and nxt.get("type") == "samples" else None
-            out.append(Result(rec, samples))
+            out.append(Result(rec, samples, self.trust_state))
         return out
+
+    def all_marks(self):
+        return [r.marks.marks for r in self.results if r.marks]
+
+    @property
+    def trust_verdict(self):
+        """trusted, flagged or untrusted (the end record's, else derived: cyclekit/trust.py)."""
+        return trust.run_verdict(self.trust_state, self.all_marks())
+
+    @property
+    def untrusted(self):
+        """Is this run's timing not the silicon's (an emulator, or a timer that failed its check)?"""
+        return trust.untrusted_run(self.trust_state) or self.trust_verdict == "untrusted"
 
     def measured(self):
         return [r for r in self.results if r.kind == "result"]
@@ -208,15 +229,19 @@ class Run:
                 out.append((f'L{level}{"d" if c["kind"] == "data" else ""}', int(size)))
         return out
 
-    def chase_curve(self):
-        """[(bytes, value, unit)] of the mem/chase results, smallest first."""
+    def chase_points(self):
+        """[(bytes, value, unit, marks)] of the mem/chase results, smallest first."""
         pts = []
         for r in self.measured():
             size = chase_bytes(r.name)
             v, unit = r.value
             if size and v is not None:
-                pts.append((size, v, unit))
+                pts.append((size, v, unit, r.mark_text))
         return sorted(pts)
+
+    def chase_curve(self):
+        """[(bytes, value, unit)] of the mem/chase results, smallest first."""
+        return [p[:3] for p in self.chase_points()]
 
 
 def load(path):

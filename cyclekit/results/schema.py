@@ -5,11 +5,16 @@
             board and BIOS); `identity` is a digest of those fields
   runs      one row per stored log: its checksum and run id (together
             unique: importing a log again stores nothing), the build, the
-            options, the status, the timing trust, the machine
+            options, the status, the machine, and its trust: the timer's
+            verdict (`trusted`), what ran it (`cpu_kind`: emulator or
+            silicon), the hypervisor, the run's verdict (`trust`: trusted,
+            flagged, untrusted) and how many results are `flagged`
   results   one row per benchmark of a run: a result (ticks, cycles, ns,
-            spread, expectation, verdict) or a skip/fault with its reason
+            spread, expectation, verdict; its judgement, flags, marks and
+            `trust`: ok, flagged, untrusted) or a skip/fault with its reason
   samples   the raw samples of a result (`raw` option): t(0), t(U), t(2U)
             of each sample, in ticks of the whole sample
+  meta      the schema's version (`schema`), for results/migrate.py
 
 Only portable types (Integer, BigInteger, Float, String, Text, Boolean), so
 `metadata.create_all` builds the same tables on either database.
@@ -18,6 +23,7 @@ from sqlalchemy import (BigInteger, Boolean, Column, Float, ForeignKey, Integer,
                         Text, UniqueConstraint)
 
 metadata = MetaData()
+SCHEMA_VERSION = 2      # 1: before trust was stored (no meta table); 2: trust per run and result
 
 machines = Table(
     "machines", metadata,
@@ -43,6 +49,7 @@ runs = Table(
     Column("platform", Text), Column("cmdline", Text),
     Column("status", Integer), Column("records", Integer), Column("trusted", Boolean),
     Column("imported", Text, nullable=False),
+    Column("cpu_kind", Text), Column("hypervisor", Text), Column("trust", Text), Column("flagged", Integer),
     UniqueConstraint("checksum", "run", name="runs_log_once"),
 )
 
@@ -58,6 +65,8 @@ results = Table(
     Column("expect_uarch", Text), Column("expect_cycles", Float), Column("expect_tolerance", Float),
     Column("verdict", Text), Column("reason", Text),
     Column("unroll", Integer), Column("loops", Integer),
+    Column("judgement", Text), Column("flags", Text), Column("marks", Text), Column("trust", Text),
+    Column("marks_derived", Boolean),
 )
 
 samples = Table(
@@ -65,4 +74,10 @@ samples = Table(
     Column("result_id", Integer, ForeignKey("results.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("t0", BigInteger), Column("tu", BigInteger), Column("t2u", BigInteger),
+)
+
+meta = Table(
+    "meta", metadata,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
 )

@@ -15,14 +15,16 @@ import os
 from sqlalchemy import and_, create_engine, func, select
 from sqlalchemy.exc import IntegrityError
 
-from cyclekit.results import runlog
-from cyclekit.results.schema import machines, metadata, results, runs, samples
+from cyclekit import trust
+from cyclekit.results import migrate, runlog
+from cyclekit.results.schema import machines, results, runs, samples
 
 MACHINE_FIELDS = ("vendor", "cpu_name", "brand", "family", "model", "stepping", "microcode", "hypervisor",
                   "system_manufacturer", "system_product", "board_manufacturer", "board_product",
                   "bios_vendor", "bios_version", "bios_date")
 RESULT_FIELDS = ("ticks", "cycles", "cycles_unit", "ns", "time_unit", "stddev", "stable", "expect_uarch", "expect_cycles",
                  "expect_tolerance", "verdict", "reason", "unroll", "loops")
+TRUST_FIELDS = ("judgement", "flags", "marks", "trust", "marks_derived")     # a result's, from trust.Marks
 BIGINT_MAX = (1 << 63) - 1
 
 
@@ -45,9 +47,14 @@ def url_of(db):
 
 
 def open_db(db):
-    """An engine on the database, its tables created if missing."""
+    """An engine on the database, its tables created if missing and an older schema brought up to
+    date (results/migrate.py: raises migrate.NewerSchema for a newer one)."""
     engine = create_engine(url_of(db), future=True)
-    metadata.create_all(engine)
+    try:
+        migrate.upgrade(engine)
+    except Exception:
+        engine.dispose()
+        raise
     return engine
 
 
@@ -70,9 +77,18 @@ def _bigint(v):
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= BIGINT_MAX else None
 
 
+def _trust_row(res):
+    m = res.marks
+    if m is None:
+        return {k: None for k in TRUST_FIELDS}
+    return dict(judgement=m.judgement, flags=",".join(m.flags), marks=m.marks, trust=trust.level(m.marks),
+                marks_derived=m.derived, reason=res.reason or m.reason or None)
+
+
 def _store_results(conn, run_id, run):
     for res in run.results:
         row = {k: getattr(res, k) for k in RESULT_FIELDS}
+        row.update(_trust_row(res))
         row["unroll"] = int(res.unroll) if res.unroll is not None else None
         row["loops"] = int(res.loops) if res.loops is not None else None
         rid = conn.execute(results.insert().values(run_id=run_id, name=res.name, kind=res.kind, **row)) \
@@ -105,6 +121,9 @@ def import_log(engine, path):
                           platform=run.platform_kind, cmdline=run.cmdline,
                           status=run.status if isinstance(run.status, int) else None,
                           records=len(run.log.records), trusted=run.trusted,
+                          cpu_kind=run.trust_state.platform, hypervisor=run.trust_state.hypervisor,
+                          trust=run.trust_verdict,
+                          flagged=trust.flagged_count(run.trust_state, run.all_marks()),
                           imported=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
             run_id = conn.execute(runs.insert().values(**values)).inserted_primary_key[0]
             _store_results(conn, run_id, run)
@@ -136,25 +155,33 @@ def names_matching(engine, pattern):
     return sorted(n for n in names if fnmatch.fnmatchcase(n, pattern))
 
 
-def run_rows(engine):
-    """Every stored run with its machine and how many results it holds."""
+def run_rows(engine, level=None):
+    """Every stored run with its machine and how many results it holds; level (trust.LEVELS)
+    keeps the runs of that verdict (ok: trusted)."""
     q = (select(runs.c.id, runs.c.run, runs.c.machine_id, runs.c.platform, runs.c.status, runs.c.version,
-                runs.c.imported, runs.c.label, runs.c.cmdline, func.count(results.c.id).label("results"))
+                runs.c.imported, runs.c.label, runs.c.cmdline, runs.c.cpu_kind, runs.c.hypervisor,
+                runs.c.trust, runs.c.flagged, func.count(results.c.id).label("results"))
          .select_from(runs.outerjoin(results, results.c.run_id == runs.c.id))
          .group_by(runs.c.id).order_by(runs.c.id))
+    if level:
+        q = q.where(runs.c.trust == trust.RUN_VERDICTS[level])
     with engine.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(q)]
 
 
-def show_rows(engine, names):
-    """Those benchmarks in every stored run, grouped by name, then machine."""
+def show_rows(engine, names, level=None):
+    """Those benchmarks in every stored run, grouped by name, then machine; level
+    (trust.LEVELS) keeps the results of that trust (and drops skips and faults)."""
     q = (select(results.c.name, machines.c.id.label("machine"), machines.c.label.label("machine_label"),
                 runs.c.id.label("run"),
-                runs.c.run.label("run_code"), runs.c.platform, results.c.kind, results.c.ticks,
-                results.c.cycles, results.c.cycles_unit, results.c.stddev, results.c.verdict, results.c.reason)
+                runs.c.run.label("run_code"), runs.c.platform, runs.c.cpu_kind, results.c.kind, results.c.ticks,
+                results.c.cycles, results.c.cycles_unit, results.c.stddev, results.c.verdict, results.c.reason,
+                results.c.marks, results.c.trust, results.c.judgement, results.c.flags)
          .select_from(results.join(runs, results.c.run_id == runs.c.id)
                       .join(machines, runs.c.machine_id == machines.c.id))
          .where(results.c.name.in_(names)).order_by(results.c.name, machines.c.id, runs.c.id))
+    if level:
+        q = q.where(results.c.trust == level)
     with engine.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(q)]
 
@@ -198,6 +225,9 @@ class StoredRun:
     def _result(row):
         rec = {"type": row["kind"], "name": row["name"], "stats": {"stddev": row["stddev"]}}
         rec.update({k: row[k] for k in RESULT_FIELDS if row[k] is not None and not k.startswith("expect")})
+        if row["marks"] is not None:        # the stored verdict, as the kernel's fields
+            rec.update(judgement=row["judgement"], marks=row["marks"],
+                       flags=[f for f in (row["flags"] or "").split(",") if f])
         return runlog.Result(rec)
 
     def measured(self):
@@ -213,8 +243,9 @@ EXPORT_COLUMNS = (
     + [("run", runs.c.id), ("run_id", runs.c.run), ("checksum", runs.c.checksum), ("log", runs.c.label),
        ("version", runs.c.version), ("built", runs.c.built), ("platform", runs.c.platform),
        ("cmdline", runs.c.cmdline), ("status", runs.c.status), ("trusted", runs.c.trusted),
-       ("benchmark", results.c.name), ("kind", results.c.kind)]
-    + [(k, results.c[k]) for k in RESULT_FIELDS])
+       ("cpu_kind", runs.c.cpu_kind), ("run_hypervisor", runs.c.hypervisor), ("run_trust", runs.c.trust),
+       ("run_flagged", runs.c.flagged), ("benchmark", results.c.name), ("kind", results.c.kind)]
+    + [(k, results.c[k]) for k in RESULT_FIELDS + TRUST_FIELDS])
 
 
 def export_rows(engine):

@@ -3,8 +3,12 @@
   cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why);
                                    a LOG may be a UEFI stick or --usb image: every log on it
   cyclekit db machines             the machines and how many runs each
-  cyclekit db runs                 the stored runs: machine, platform, status, build, options
-  cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*')
+  cyclekit db runs                 the stored runs: machine, platform, status, trust, build, options
+  cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*'),
+                                   each result with its trust marks
+  --trust ok|flagged|untrusted     (runs, show) only the runs or results of that trust: ok (trusted
+                                   timer, marks "ok"), flagged (marked, on a trusted timer),
+                                   untrusted (an emulator or an untrusted timer: mark U)
   cyclekit db compare RUN RUN      two stored runs side by side (RUN: number or run id)
   cyclekit db export --csv [-o F]  every stored result, one CSV row each
 
@@ -12,11 +16,15 @@
 postgresql://user@host/dbname for a lab's shared server (also
 postgresql://user@/dbname?host=/socket/dir). Default: SQLite at
 $XDG_DATA_HOME/cyclekit/results.db (~/.local/share/cyclekit/results.db).
+An older database is brought up to the current schema when opened
+(results/migrate.py: the trust columns added and filled from its rows).
 Exit: 0 done, 1 a log refused or nothing found, 2 a usage or database error.
 """
 import argparse
 import csv
 import sys
+
+from cyclekit import trust
 
 VERB = "db"
 HELP = "a results database (SQLite or PostgreSQL): import logs; list machines; show, compare, export results"
@@ -32,8 +40,12 @@ def add_arguments(parser):
     p = cmds.add_parser("import", parents=[common], help="store logs")
     p.add_argument("logs", nargs="+", metavar="LOG")
     cmds.add_parser("machines", parents=[common], help="list the machines")
-    cmds.add_parser("runs", parents=[common], help="list the stored runs")
-    p = cmds.add_parser("show", parents=[common], help="benchmarks on every machine")
+    by_trust = argparse.ArgumentParser(add_help=False)
+    by_trust.add_argument("--trust", choices=trust.LEVELS, metavar="|".join(trust.LEVELS),
+                          help="only this trust: ok, flagged (marked on a trusted timer) or "
+                               "untrusted (emulator or untrusted timer)")
+    cmds.add_parser("runs", parents=[common, by_trust], help="list the stored runs")
+    p = cmds.add_parser("show", parents=[common, by_trust], help="benchmarks on every machine")
     p.add_argument("bench", metavar="BENCH", help="a benchmark's name or a glob ('mem/chase/*')")
     p = cmds.add_parser("compare", parents=[common], help="two runs side by side")
     p.add_argument("runs", nargs=2, metavar="RUN")
@@ -71,34 +83,51 @@ def cmd_machines(store, engine, args):
     return 0
 
 
+def _trust_filter(args):
+    return f" with trust {args.trust}" if args.trust else ""
+
+
+def _legend(all_marks):
+    key = trust.legend(all_marks)
+    if key:
+        print(key)
+
+
 def cmd_show(store, engine, args):
-    rows = store.show_rows(engine, store.names_matching(engine, args.bench))
+    names = store.names_matching(engine, args.bench)
+    rows = store.show_rows(engine, names, args.trust)
     if not rows:
+        if args.trust and store.show_rows(engine, names):
+            print(f"no stored result named {args.bench!r}{_trust_filter(args)}", file=sys.stderr)
+            return 1
         near = store.similar_names(engine, args.bench)
         print(f"no stored result named {args.bench!r}" + (f"; stored names like it: {', '.join(near)}"
                                                           if near else ""), file=sys.stderr)
         return 1
     width = max(len("benchmark"), *(len(r["name"]) for r in rows))
-    print(f'{"benchmark":{width}} {"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cycles":>10} '
-          f'{"ticks":>10} {"±ticks":>8}  verdict / reason   machine')
+    print(f'{"benchmark":{width}} {"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cpu":8} {"cycles":>10} '
+          f'{"ticks":>10} {"±ticks":>8}  {"trust":5}  verdict / reason   machine')
     for r in rows:
         what = r["verdict"] if r["kind"] == "result" else f'{r["kind"]}: {r["reason"]}'
         print(f'{r["name"]:{width}} {r["machine"]:>7} {r["run"]:>5}  {r["run_code"]:18}  {r["platform"] or "-":8} '
-              f'{_value(r["cycles"]):>10} {_value(r["ticks"]):>10} {_value(r["stddev"]):>8}  '
-              f'{what or "-":18} {r["machine_label"]}')
+              f'{r["cpu_kind"] or "-":8} {_value(r["cycles"]):>10} {_value(r["ticks"]):>10} {_value(r["stddev"]):>8}  '
+              f'{r["marks"] or "-":5}  {what or "-":18} {r["machine_label"]}')
+    _legend([r["marks"] for r in rows])
     return 0
 
 
 def cmd_runs(store, engine, args):
-    rows = store.run_rows(engine)
+    rows = store.run_rows(engine, args.trust)
     if not rows:
-        print("no runs stored yet (cyclekit db import LOG...)", file=sys.stderr)
+        print(f"no stored run{_trust_filter(args)}" if args.trust else
+              "no runs stored yet (cyclekit db import LOG...)", file=sys.stderr)
         return 1
-    print(f'{"run":>5}  {"run id":18}  {"machine":>7}  {"platform":8} {"status":>6} {"results":>7}  '
-          f'{"version":16} {"imported":25}  log / options')
+    print(f'{"run":>5}  {"run id":18}  {"machine":>7}  {"platform":8} {"cpu":8} {"status":>6} {"results":>7}  '
+          f'{"trust":9} {"flagged":>7}  {"version":16} {"imported":25}  log / options')
     for r in rows:
-        print(f'{r["id"]:>5}  {r["run"]:18}  {r["machine_id"]:>7}  {r["platform"] or "-":8} '
-              f'{"-" if r["status"] is None else r["status"]:>6} {r["results"]:>7}  {r["version"] or "-":16} '
+        print(f'{r["id"]:>5}  {r["run"]:18}  {r["machine_id"]:>7}  {r["platform"] or "-":8} {r["cpu_kind"] or "-":8} '
+              f'{"-" if r["status"] is None else r["status"]:>6} {r["results"]:>7}  {r["trust"] or "-":9} '
+              f'{"-" if r["flagged"] is None else r["flagged"]:>7}  {r["version"] or "-":16} '
               f'{r["imported"]:25}  {r["label"]}' + (f' ({r["cmdline"]})' if r["cmdline"] else ""))
     return 0
 
@@ -112,14 +141,19 @@ def cmd_compare(store, engine, args):
         return 1
     a, b = (store.StoredRun(engine, row) for row in found)
     for run in (a, b):
-        print(f'{run.label}: {run.row["run"]} {run.row["label"]} ({run.row["platform"]}, {run.row["cmdline"] or ""})')
-    print(f'{"benchmark":34} {"unit":6} {"A":>10} {"B":>10} {"B/A":>7}  beyond spread')
+        print(f'{run.label}: {run.row["run"]} {run.row["label"]} ({run.row["platform"]}, {run.row["cmdline"] or ""}); '
+              f'trust: {run.row["trust"] or "-"} ({run.row["cpu_kind"] or "-"})')
+    print(f'{"benchmark":34} {"unit":6} {"A":>14} {"B":>14} {"B/A":>7}  beyond spread')
+    all_marks = []
     for row in compare.rows([a, b]):
         ca, cb = row.cells
+        ra, rb = a.result(row.name), b.result(row.name)
+        all_marks += [r.mark_text for r in (ra, rb) if r is not None]
         flag = {True: "yes", False: "no", None: "-"}[cb.exceeds]
         ratio = "-" if cb.ratio is None else f"{cb.ratio:.3f}"
-        print(f"{row.name:34} {ca.unit or cb.unit or '-':6} {_value(ca.value):>10} {_value(cb.value):>10} "
-              f"{ratio:>7}  {flag}")
+        print(f"{row.name:34} {ca.unit or cb.unit or '-':6} {compare.marked(_value(ca.value), ra):>14} "
+              f"{compare.marked(_value(cb.value), rb):>14} {ratio:>7}  {flag}")
+    _legend(all_marks)
     return 0
 
 
@@ -145,10 +179,13 @@ def run(args):
     if not args.dbcmd:
         print(__doc__, file=sys.stderr)
         return 2
-    from cyclekit.results import store          # SQLAlchemy: only when it runs
+    from cyclekit.results import migrate, store          # SQLAlchemy: only when it runs
     from sqlalchemy.exc import SQLAlchemyError
     try:
         engine = store.open_db(args.db)
+    except migrate.NewerSchema as e:
+        print(f"cyclekit db: {args.db or store.default_path()}: {e}", file=sys.stderr)
+        return 2
     except (SQLAlchemyError, OSError) as e:
         print(f"cyclekit db: cannot open the database {args.db or store.default_path()}: "
               f"{str(e).splitlines()[0]}", file=sys.stderr)

@@ -2,9 +2,12 @@
 
 DIR/index.html is self-contained (its figures are embedded), and each
 figure is also written beside it as a PNG: latency.png (mem/chase against
-the working-set size, cache sizes marked), comparison.png (two or more
-logs: each run relative to the first), hist-N.png (raw samples, `raw`
-option). An incomplete log is shown with its problem and makes the exit
+the working-set size, cache sizes marked: the runs on silicon with a
+trusted timer), latency-untrusted.png (the same for emulated runs and runs
+whose timer failed its trust check, never drawn with the silicon's),
+comparison.png (two or more logs: each run relative to the first; an
+untrusted run's bars outlined in red), hist-N.png (raw samples, `raw`
+option). Every table shows each result's trust marks (cyclekit/trust.py). An incomplete log is shown with its problem and makes the exit
 status 1; a log that cannot be read is an error (exit 2).
 """
 import os
@@ -47,7 +50,10 @@ def run(args):
             print(f"cyclekit report: {run.path}: not a cyclekit log ({'; '.join(run.problems)})", file=sys.stderr)
             return 2
     os.makedirs(args.output, exist_ok=True)
-    figs = {"latency": figures.latency_curve(runs),
+    silicon, apart = page.split_by_trust(runs)
+    figs = {"latency": figures.latency_curve(silicon, "Memory latency on silicon: mem/chase"),
+            "latency-untrusted": figures.latency_curve(
+                apart, "NOT the hardware's latency: emulated or untrusted runs, mem/chase"),
             "comparison": figures.comparison(runs, compare.rows(runs))}
     with_samples = [(run, res) for run in runs for res in run.measured() if len(res.per_body()) >= 2]
     with_samples = with_samples[:max(0, args.histograms)]

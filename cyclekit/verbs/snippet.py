@@ -15,6 +15,11 @@ Several --asm run in one boot (or one serial session), named NAME/1, NAME/2 ...
 in their order: a session answers each in a fraction of a second, where a
 command per snippet pays the start-up of Python and the connection each time.
 
+It prints a header naming the columns and the run's trust verdict, a row
+per body with its trust marks (cyclekit/trust.py) and a legend when a mark
+is not "ok"; --json prints the records (with the trust fields, derived for
+an older kernel's record) and the verdict on stderr.
+
 Exit status: 2 when the text does not assemble or breaks the contract
 (nothing is booted), else the run's status (the kernel's, 0 when all went
 well); 1 when the run ended without a record for the snippet.
@@ -25,13 +30,15 @@ import re
 import sys
 import tempfile
 
-from cyclekit import asm, benchfile, launch, logfile, media
+from cyclekit import asm, benchfile, launch, logfile, media, trust
 
 VERB = "snippet"
 HELP = "assemble a few instructions and measure them (QEMU, the hosted runner, serial, or an image)"
 SNIPPET_DIR = os.path.join(media.BUILD, "snippets")
 MAX_SNIPPETS = 16       # the hosted runner's module= list holds 16 files (kernel/hosted/modules.c)
 OPTION_WORD_MAX = 255   # the kernel reads a longer word of its command line as a problem (kernel/options/parse.c)
+LONG_REGISTER = re.compile(r"(?<![\w.])%?(r[a-d]x|r[sd]i|r[sb]p|r(?:[89]|1[0-5])[dwb]?)\b", re.I)
+TABLE_HEAD = ("body", "ticks", "cycles", "expected", "verdict", "trust")
 
 
 def add_arguments(parser):
@@ -145,20 +152,100 @@ def record_for(records, name):
     return None
 
 
-def format_record(rec):
-    """One line for a record that came without the kernel's own readable line (serial)."""
-    name = rec.get("name")
-    if rec.get("type") == "fault":
-        return f"  {rec.get('where')}: fault {name} (vector {rec.get('vector')}) at EIP {rec.get('eip')}"
+def _fixed(v, suffix=""):
+    return f"{v:.2f}{suffix}" if isinstance(v, (int, float)) and not isinstance(v, bool) else "-"
+
+
+def result_row(rec, marks):
+    """A result or skip as the table's cells: body, ticks, cycles (c exact, ~ estimated),
+    expected, verdict, trust (the marks)."""
+    name = str(rec.get("name"))
     if rec.get("type") == "skip":
-        return f"  {name}  skipped: {rec.get('reason')}"
-    unit = "c" if rec.get("cycles_unit") == "exact" else "~"
-    cycles = rec.get("cycles")
-    text = f"  {name}  {rec.get('ticks'):.2f} ticks" if isinstance(rec.get("ticks"), (int, float)) \
-        else f"  {name}  {rec.get('ticks')} ticks"
-    if isinstance(cycles, (int, float)):
-        text += f"  {cycles:.2f}{unit} cycles"
-    return text + f"  {rec.get('verdict', '-')}"
+        return (name, "-", "-", "-", f"skipped: {rec.get('reason')}", "-")
+    unit = "c" if str(rec.get("cycles_unit", "")).startswith("exact") else "~"
+    exp = rec.get("expect")
+    expected = f'{exp.get("uarch")} {_fixed(exp.get("cycles"))}' if isinstance(exp, dict) else "-"
+    verdict = rec.get("verdict")
+    verdict = "-" if verdict in (None, "no expectation") else str(verdict)
+    return (name, _fixed(rec.get("ticks")), _fixed(rec.get("cycles"), unit), expected, verdict, marks.marks)
+
+
+def _number(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def detail_lines(rec, marks):
+    """Under a marked row: why (the judgement's reason, without the run's timer verdict), the
+    modes with their counts, and the cost per copy at U, 2U and 4U, where the record has them."""
+    out = []
+    why = trust.own_reason(marks) if marks and marks.marks not in ("ok", "U") else ""
+    if why:
+        out.append(f"  why: {why}")
+    modes = rec.get("modes")
+    if isinstance(modes, list) and len(modes) > 1:
+        found = [(m.get("ticks"), m.get("count")) for m in modes if isinstance(m, dict)]
+        out.append("  modes: " + ", ".join(f"{_fixed(t)} ticks ({c} samples)" for t, c in found))
+    lin = rec.get("linearity")
+    if isinstance(lin, dict) and any(_number(lin.get(k)) is not None for k in ("u", "2u", "4u")):
+        out.append("  ticks per copy: " + ", ".join(f"{_fixed(lin.get(k))} at {k.upper()}" for k in ("u", "2u", "4u")))
+    return out
+
+
+def fault_text(rec):
+    """One line for a fault record that came without the kernel's own readable lines (serial)."""
+    return f"  {rec.get('where')}: fault {rec.get('name')} (vector {rec.get('vector')}) at EIP {rec.get('eip')}"
+
+
+def table_lines(found, run, text=None):
+    """The readable output of [(name, record)]: a header naming the columns and the run's trust
+    verdict, a row per result or skip with its marks, a fault's lines (the kernel's, from the
+    log's text, where there is one), and a legend when a mark is not "ok"."""
+    marks = {name: trust.result_marks(rec, run) for name, rec in found}
+    rows = [(name, result_row(rec, marks[name])) for name, rec in found if rec.get("type") != "fault"]
+    verdict = trust.verdict_text(run, [m.marks for m in marks.values() if m])
+    widths = [max([len(h)] + [len(r[i]) for _, r in rows]) for i, h in enumerate(TABLE_HEAD)]
+    right = (False, True, True, False, False, False)
+
+    def line(cells):
+        return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right)).rstrip()
+    lines = [line(TABLE_HEAD) + f"   run {verdict}"] if rows else []
+    by_name = dict(rows)
+    for name, rec in found:
+        if rec.get("type") == "fault":
+            lines.append((text and readable_line(text, rec, name)) or fault_text(rec))
+        else:
+            lines.append(line(by_name[name]))
+            lines += detail_lines(rec, marks[name])
+    key = trust.legend([m.marks for m in marks.values() if m])
+    return lines + ([key] if key else [])
+
+
+def with_marks(rec, run):
+    """The record as --json prints it: the kernel's record as is, or, for an older kernel's
+    result without the trust fields (docs/log-format.md), with them derived by the host and
+    "marks_derived": true."""
+    marks = trust.result_marks(rec, run)
+    if marks is None or not marks.derived:
+        return rec
+    return dict(rec, judgement=marks.judgement, flags=list(marks.flags), reason=marks.reason,
+                marks=marks.marks, marks_derived=True)
+
+
+def print_results(found, records, as_json, text=None):
+    """Prints [(name, record)] of a run whose records are `records`: JSON lines (the run's
+    verdict and the legend on stderr) or the table."""
+    run = trust.run_trust(records)
+    if not as_json:
+        print("\n".join(table_lines(found, run, text)))
+        return
+    for _, rec in found:
+        print(json.dumps(with_marks(rec, run)))
+    all_marks = [m.marks for m in (trust.result_marks(rec, run) for _, rec in found) if m]
+    if all_marks:
+        print(f"cyclekit snippet: run {trust.verdict_text(run, all_marks)}", file=sys.stderr)
+    key = trust.legend(all_marks)
+    if key:
+        print(f"cyclekit snippet: {key}", file=sys.stderr)
 
 
 def readable_line(text, rec, name):
@@ -186,7 +273,7 @@ def _load(line):
 
 def report(log_file, names, rc, as_json):
     log = logfile.parse_file(log_file)
-    missing = False
+    found, missing = [], False
     for name in names:
         rec = record_for(log.records, name)
         if rec is None:
@@ -195,7 +282,9 @@ def report(log_file, names, rc, as_json):
                   file=sys.stderr)
             missing = True
             continue
-        print(json.dumps(rec) if as_json else (readable_line(log.text, rec, name) or format_record(rec)))
+        found.append((name, rec))
+    if found:
+        print_results(found, log.records + ([log.end] if log.end else []), as_json, log.text)
     return (rc or 1) if missing else rc
 
 
@@ -229,17 +318,20 @@ def run_serial(args, files):
             for r in records:
                 if isinstance(r, dict):
                     f.write(json.dumps(r, separators=(",", ":")) + "\n")
-    status = 0
+    status, found = 0, []
+    records = [r for r in records if isinstance(r, dict)]
     for name, _ in files:
-        rec = record_for([r for r in records if isinstance(r, dict)], name)
+        rec = record_for(records, name)
         if rec is None:
             print(f"cyclekit snippet: the session answered no result for {name}: see {log_file}",
                   file=sys.stderr)
             status = max(status, 1)
             continue
-        print(json.dumps(rec) if args.json else format_record(rec))
+        found.append((name, rec))
         if rec.get("type") == "fault":
             status = 2
+    if found:
+        print_results(found, records, args.json)
     return status
 
 
@@ -302,7 +394,10 @@ def run(args):
     try:
         files = build_files(args)
     except asm.AsmError as e:
-        print(f"cyclekit snippet: the assembler refused the {args.syntax} text:\n{e}", file=sys.stderr)
+        hint = ""
+        if args.mode == 32 and any(LONG_REGISTER.search(text) for text in args.asm + [args.init]):
+            hint = "\n(a 64-bit register in a 32-bit body: add --mode 64)"
+        print(f"cyclekit snippet: the assembler refused the {args.syntax} text:\n{e}{hint}", file=sys.stderr)
         return 2
     except (asm.ContractError, ValueError) as e:
         print(f"cyclekit snippet: refused: {e}", file=sys.stderr)

@@ -15,6 +15,7 @@ import pytest
 
 from conftest import ROOT, RUNNER, assert_complete
 from cyclekit import logfile as cyclekit_log
+from cyclekit import trust as cyclekit_trust
 from cyclekit.verbs import snippet as cyclekit_snippet
 
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
@@ -50,7 +51,10 @@ def test_two_adds_are_exactly_two_under_icount(tmp_path, syntax):
     assert rec["type"] == "result"
     assert rec["ticks"] == 2.00 and rec["ticks_vs_empty"] == 2.00
     assert rec["samples"] == 5
-    assert json.loads(p.stdout) == rec, "--json prints the record itself"
+    printed = json.loads(p.stdout)
+    assert printed["marks"].startswith("U"), "TCG: the timer is not trusted"
+    assert printed == cyclekit_snippet.with_marks(rec, cyclekit_trust.run_trust(log.records)), \
+        "--json prints the record itself (with the trust fields an older kernel's record lacks)"
 
 
 def test_several_snippets_run_in_one_boot_in_their_order(tmp_path):
@@ -61,7 +65,8 @@ def test_several_snippets_run_in_one_boot_in_their_order(tmp_path):
     assert p.returncode == 0, p.stderr
     printed = [json.loads(line) for line in p.stdout.splitlines()]
     assert [(r["name"], r["ticks"]) for r in printed] == [("trio/1", 2.00), ("trio/2", 1.00), ("trio/3", 3.00)]
-    assert [the_result(log, r["name"]) for r in printed] == printed
+    run = cyclekit_trust.run_trust(log.records)
+    assert [cyclekit_snippet.with_marks(the_result(log, r["name"]), run) for r in printed] == printed
     assert len(log.of_type("progress")) == 3, "bench= selected the three and nothing else"
 
 
@@ -72,12 +77,17 @@ def test_a_bad_one_of_several_is_named_and_nothing_boots(tmp_path):
     assert not log.records
 
 
-def test_the_result_line_is_the_kernels(tmp_path):
+def test_the_result_line_has_a_header_and_its_trust_mark(tmp_path):
     p, log = snippet(tmp_path, "--asm", ADD2["intel"], "--cpu", "pentium", "--icount", "--samples", "5")
     assert_complete(log)
-    line = p.stdout.strip()
-    assert line.split()[:3] == [the_result(log)["name"], "2.00", "2.00c"], line
-    assert line in log.text
+    lines = p.stdout.splitlines()
+    head, row, legend = lines[0], lines[1], lines[-1]
+    assert head.split()[:7] == ["body", "ticks", "cycles", "expected", "verdict", "trust", "run"], head
+    assert head.split()[7] == "untrusted", "QEMU TCG: the run's verdict is in the header"
+    marks = cyclekit_trust.result_marks(the_result(log), cyclekit_trust.run_trust(log.records)).marks
+    assert marks.startswith("U"), "QEMU TCG: the timer is not trusted"
+    assert row.split() == [the_result(log)["name"], "2.00", "2.00c", "-", "-", marks], row
+    assert legend.startswith("marks: U untrusted timer"), legend
 
 
 def test_a_snippet_that_faults_is_reported_and_the_run_goes_on(tmp_path):

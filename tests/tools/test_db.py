@@ -30,21 +30,25 @@ def postgres():
         yield url_and_dir
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def db(request, tmp_path_factory):
-    """A fresh, empty database of each kind (as the --db argument), shared by
-    the tests of this file: the twenty logs are imported once into each."""
-    if request.param == "sqlite":
-        return str(tmp_path_factory.mktemp("sqlite") / "results.db")
+def fresh_db(request, tmp_path_factory, kind, name):
+    """A fresh, empty database of that kind, as the --db argument."""
+    if kind == "sqlite":
+        return str(tmp_path_factory.mktemp("sqlite") / f"{name}.db")
     url, top = request.getfixturevalue("postgres")
     from sqlalchemy import create_engine, text
-    name = "cyclekit_test"
     admin = create_engine(url.replace("postgresql://", "postgresql+psycopg2://"), isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         c.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
     return f"postgresql://ck@/{name}?host={top}"
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def db(request, tmp_path_factory):
+    """A fresh, empty database of each kind (as the --db argument), shared by
+    the tests of this file: the twenty logs are imported once into each."""
+    return fresh_db(request, tmp_path_factory, request.param, "cyclekit_test")
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +125,9 @@ def test_show_gives_the_benchmark_on_every_machine(loaded):
     db, _ = loaded
     p = ck(db, "show", "lat/imul")
     assert p.returncode == 0, p.stderr
-    rows = p.stdout.splitlines()[1:]
+    rows, legend = p.stdout.splitlines()[1:-1], p.stdout.splitlines()[-1]
     assert len(rows) == 20
+    assert legend.startswith("marks: U untrusted timer"), "every committed log is a QEMU TCG run"
     # The k = 0 run of each log holds the log's own value.
     for value in {[r for r in logsynth.records(n) if r.get("type") == "result" and r.get("name") == "lat/imul"][0]["cycles"]
                   for n in logsynth.NAMES}:
@@ -142,7 +147,7 @@ def test_show_takes_a_glob(loaded):
     want = sorted((r["name"], n) for n in logsynth.NAMES for r in logsynth.records(n)
                   if r["type"] in kinds and fnmatch.fnmatchcase(r["name"], "mem/chase/*"))
     assert len({name for name, _ in want}) > 1
-    rows = p.stdout.splitlines()[1:]
+    rows = p.stdout.splitlines()[1:-1]
     assert sorted(row.split()[0] for row in rows) == sorted(name for name, _ in want for _k in range(5))
     none = ck(db, "show", "mem/nonesuch/*")
     assert none.returncode == 1 and "no stored result named 'mem/nonesuch/*'" in none.stderr
@@ -156,7 +161,9 @@ def test_runs_lists_every_stored_run(loaded, twenty):
     assert [int(row.split()[0]) for row in rows] == list(range(1, 21))
     for row, path in zip(rows, twenty):
         log = logsynth.logfile.parse_file(path)
-        run_id, results = row.split()[1], int(row.split()[5])
+        run_id, results = row.split()[1], int(row.split()[6])
+        measured = len([r for r in log.records if r["type"] == "result"])
+        assert row.split()[4:9] == ["emulator", "0", str(results), "untrusted", str(measured)]
         assert run_id == log.run
         assert results == len([r for r in log.records if r["type"] in ("result", "skip", "fault")])
         assert os.path.splitext(os.path.basename(path))[0] in row
@@ -170,7 +177,9 @@ def test_compare_two_runs(loaded):
     base = [r for r in logsynth.records("pentium") if r.get("type") == "result" and r.get("name") == "mem/chase/64M"][0]["cycles"]
     cols = line.split()
     assert cols[1] == "cycles"
-    assert float(cols[2]) == base and float(cols[3]) == round(base * 1.01, 2)
+    marks = "[US]"      # the committed pentium log: QEMU TCG, and this result is not stable
+    assert cols[2] == f"{base:.2f}{marks}" and cols[3] == f"{round(base * 1.01, 2):.2f}{marks}"
+    assert p.stdout.splitlines()[-1].startswith("marks: U untrusted timer")
     assert cols[4] == f"{round(base * 1.01, 2) / base:.3f}"
     by_code = ck(db, "compare", "1", "0x000170")    # a unique run id prefix names run 2 as well
     assert by_code.stdout == p.stdout
@@ -202,3 +211,166 @@ def test_default_database_is_in_the_users_data_dir(tmp_path, monkeypatch):
     assert code == 0, err.getvalue()
     assert os.path.getsize(tmp_path / "data" / "cyclekit" / "results.db") > 0
     assert out.getvalue().splitlines()[-1] == "1 stored, 0 already there, 0 refused"
+
+
+# Trust per run and per result: the four small logs of logsynth.trust_records (silicon under KVM
+# and QEMU TCG, each as an older kernel wrote it and with the kernel's own trust fields).
+TRUST_LOGS = [("kvm", True), ("kvm", False), ("tcg", True), ("tcg", False)]
+TRUST_NAMES = ["lat/add", "lat/imul", "calib/empty", "mem/chase/1K", "mem/chase/4K", "lat/smi"]
+TRUST_MARKS = {
+    ("kvm", True): ["ok", "S", "SN", "ok", "SM", "D"],
+    ("kvm", False): ["ok", "S", "SN", "ok", "ok", "D"],
+    ("tcg", True): ["U", "US", "USN", "U", "USM", "UD"],
+    ("tcg", False): ["U", "US", "USN", "U", "U", "UD"],
+}
+
+
+def trust_logs(d):
+    """The four logs, each with its own run id (runs 1-4 in TRUST_LOGS' order)."""
+    out = []
+    for k, (platform, new) in enumerate(TRUST_LOGS):
+        recs, end = logsynth.trust_records(platform, new)
+        recs[0]["run"] = f"0x{k + 1:016x}"
+        out.append(logsynth.write(str(d / f"{platform}-{'new' if new else 'old'}.log"), recs, end_fields=end))
+    return out
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def trust_db(request, tmp_path_factory):
+    db = fresh_db(request, tmp_path_factory, request.param, "cyclekit_trust")
+    p = ck(db, "import", *trust_logs(tmp_path_factory.mktemp("trust")))
+    assert p.returncode == 0, p.stderr
+    return db
+
+
+def test_trust_is_stored_per_run_and_result(trust_db):
+    rows = stored(trust_db)
+    for k, (platform, new) in enumerate(TRUST_LOGS):
+        mine = [r for r in rows if r["run"] == str(k + 1)]
+        assert [r["benchmark"] for r in mine] == TRUST_NAMES
+        assert [r["marks"] for r in mine] == TRUST_MARKS[platform, new]
+        run = mine[0]
+        assert (run["cpu_kind"], run["run_hypervisor"]) == (("emulator", "QEMU TCG") if platform == "tcg"
+                                                            else ("silicon", "KVM"))
+        assert run["run_trust"] == ("untrusted" if platform == "tcg" else "flagged")
+        assert int(run["run_flagged"]) == sum(m != "ok" for m in TRUST_MARKS[platform, new])
+        assert {r["marks_derived"] for r in mine} == {"False" if new else "True"}
+    empty = next(r for r in rows if r["run"] == "2" and r["benchmark"] == "calib/empty")
+    assert (empty["judgement"], empty["flags"], empty["trust"]) == ("unstable", "negatives", "flagged")
+    assert empty["reason"] == "10 of 31 samples had t(2U) < t(U)"
+    chase = next(r for r in rows if r["run"] == "3" and r["benchmark"] == "mem/chase/4K")
+    assert (chase["flags"], chase["trust"]) == ("untrusted-timer,modes", "untrusted")
+
+
+def test_show_prints_the_marks_and_filters_on_trust(trust_db):
+    p = ck(trust_db, "show", "lat/imul")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].split()[:12] == ["benchmark", "machine", "run", "run", "id", "platform", "cpu", "cycles",
+                                     "ticks", "±ticks", "trust", "verdict"]
+    assert [(l.split()[2], l.split()[5], l.split()[9]) for l in lines[1:5]] == [
+        ("1", "silicon", "S"), ("2", "silicon", "S"), ("3", "emulator", "US"), ("4", "emulator", "US")]
+    assert lines[5] == "marks: U untrusted timer (an emulator, or the trust check failed); S unstable"
+    want = {"ok": [("1", "lat/add"), ("1", "mem/chase/1K"), ("2", "lat/add"), ("2", "mem/chase/1K"),
+                   ("2", "mem/chase/4K")],
+            "flagged": [("1", "calib/empty"), ("1", "lat/imul"), ("1", "lat/smi"), ("1", "mem/chase/4K"),
+                        ("2", "calib/empty"), ("2", "lat/imul"), ("2", "lat/smi")]}
+    for level, rows in want.items():
+        p = ck(trust_db, "show", "*", "--trust", level)
+        assert p.returncode == 0, p.stderr
+        body = [l for l in p.stdout.splitlines()[1:] if not l.startswith("marks: ")]
+        assert sorted((l.split()[2], l.split()[0]) for l in body) == rows, level
+        assert (p.stdout.splitlines()[-1].startswith("marks: ")) is (level == "flagged")
+    p = ck(trust_db, "show", "*", "--trust", "untrusted")
+    assert len(p.stdout.splitlines()) == 1 + 12 + 1 and all(
+        l.split()[5] == "emulator" and "U" in l.split()[9] for l in p.stdout.splitlines()[1:-1])
+    none = ck(trust_db, "show", "lat/add", "--trust", "flagged")
+    assert none.returncode == 1 and none.stderr == "no stored result named 'lat/add' with trust flagged\n"
+
+
+def test_runs_prints_the_trust_and_filters_on_it(trust_db):
+    p = ck(trust_db, "runs")
+    assert [l.split()[4] for l in p.stdout.splitlines()[1:]] == ["silicon", "silicon", "emulator", "emulator"]
+    assert [l.split()[7:9] for l in p.stdout.splitlines()[1:]] == [
+        ["flagged", "4"], ["flagged", "3"], ["untrusted", "6"], ["untrusted", "6"]]
+    for level, want in (("flagged", ["1", "2"]), ("untrusted", ["3", "4"])):
+        p = ck(trust_db, "runs", "--trust", level)
+        assert [l.split()[0] for l in p.stdout.splitlines()[1:]] == want
+    ok = ck(trust_db, "runs", "--trust", "ok")
+    assert ok.returncode == 1 and ok.stderr == "no stored run with trust ok\n"
+
+
+@pytest.mark.parametrize("cmd", ["runs", "show"])
+def test_a_bad_trust_value_is_refused_with_the_choices(trust_db, cmd):
+    p = subprocess.run([os.path.join(logsynth.ROOT, "scripts", "cyclekit"), "db", "--db", trust_db, cmd]
+                       + (["lat/add"] if cmd == "show" else []) + ["--trust", "good"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == (f"cyclekit db {cmd}: argument --trust: invalid choice: 'good' (choose from 'ok', "
+                        f"'flagged', 'untrusted') (see `cyclekit db {cmd} --help`)\n")
+
+
+def make_schema_1(db, logs):
+    """A database as cyclekit wrote it before trust was stored: the logs imported, then what
+    schema 2 added taken away (its columns and the meta table)."""
+    from cyclekit.results import store
+    from sqlalchemy import text
+    assert ck(db, "import", *logs).returncode == 0
+    engine = store.open_db(db)
+    with engine.begin() as conn:
+        for table, cols in (("runs", ("cpu_kind", "hypervisor", "trust", "flagged")),
+                            ("results", ("judgement", "flags", "marks", "trust", "marks_derived"))):
+            for col in cols:
+                conn.execute(text(f'ALTER TABLE {table} DROP COLUMN "{col}"'))
+        conn.execute(text("DROP TABLE meta"))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_older_database_is_brought_up_to_date(request, tmp_path_factory, kind):
+    """The trust columns are added and filled from the old rows: a run's timer verdict and its
+    machine's hypervisor, a result's stable and verdict (negatives and SMIs were not stored,
+    so they cannot mark a migrated row)."""
+    from cyclekit.results import migrate, store
+    from sqlalchemy import inspect
+    db = fresh_db(request, tmp_path_factory, kind, "cyclekit_migrate")
+    make_schema_1(db, trust_logs(tmp_path_factory.mktemp("old")))
+    engine = store.create_engine(store.url_of(db), future=True)
+    assert "marks" not in {c["name"] for c in inspect(engine).get_columns("results")}
+    assert sorted(migrate.upgrade(engine)) == [
+        "results.flags", "results.judgement", "results.marks", "results.marks_derived", "results.trust",
+        "runs.cpu_kind", "runs.flagged", "runs.hypervisor", "runs.trust"]
+    assert migrate.upgrade(engine) == []            # the second time there is nothing to do
+    with engine.connect() as conn:
+        assert migrate.version(conn) == 2
+    engine.dispose()
+    rows = stored(db)
+    # A new kernel's record says stable: false for each unstable judgement; an old one's only where
+    # its own test failed (lat/imul).
+    migrated = {("kvm", True): ["ok", "S", "S", "ok", "S", "ok"], ("kvm", False): ["ok", "S", "ok", "ok", "ok", "ok"],
+                ("tcg", True): ["U", "US", "US", "U", "US", "U"], ("tcg", False): ["U", "US", "U", "U", "U", "U"]}
+    for k, key in enumerate(TRUST_LOGS):
+        mine = [r for r in rows if r["run"] == str(k + 1)]
+        assert [r["marks"] for r in mine] == migrated[key], key
+        assert {r["marks_derived"] for r in mine} == {"True"}
+        assert (mine[0]["cpu_kind"], mine[0]["run_trust"], mine[0]["run_flagged"]) == (
+            ("emulator", "untrusted", "6") if key[0] == "tcg" else
+            ("silicon", "flagged", str(sum(m != "ok" for m in migrated[key])))), key
+    # A log imported after the upgrade is stored with the kernel's own marks.
+    new = logsynth.write(str(tmp_path_factory.mktemp("after") / "after.log"),
+                         *logsynth.trust_records("kvm", True)[:1], end_fields=logsynth.trust_records("kvm", True)[1])
+    assert ck(db, "import", new).returncode == 0
+    assert [r["marks"] for r in stored(db) if r["run"] == "5"] == TRUST_MARKS["kvm", True]
+
+
+def test_a_newer_database_is_refused(tmp_path):
+    from cyclekit.results import store
+    from cyclekit.results.schema import meta
+    db = str(tmp_path / "newer.db")
+    engine = store.open_db(db)
+    with engine.begin() as conn:
+        conn.execute(meta.update().where(meta.c.key == "schema").values(value="3"))
+    engine.dispose()
+    p = ck(db, "runs")
+    assert p.returncode == 2
+    assert p.stderr == f"cyclekit db: {db}: the database has schema 3, newer than this cyclekit's 2: update cyclekit\n"

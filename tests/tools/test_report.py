@@ -14,6 +14,8 @@ from cyclekit import cli
 from cyclekit.results import compare, runlog
 
 PNG = b"\x89PNG\r\n\x1a\n"
+SUMMARY_HEAD = ["log", "machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
+                "options", "log state", "timing trust", "outcome", "run trust"]
 
 
 def report(out, *logs, extra=()):
@@ -73,7 +75,9 @@ def test_every_figure_is_embedded_and_written(four):
     n_raw = sum(len([r for r in logsynth.records(n) if r["type"] == "samples"]) for n in logsynth.NAMES)
     raw_results = sum(len([r for r in logsynth.records(n) if r["type"] == "result"]) for n in ("pentium", "max"))
     assert n_raw == raw_results > 0 and len(hists) == n_raw
-    assert {"fig-latency", "fig-comparison"} <= set(page.figures)
+    # The four committed logs are QEMU TCG runs: their curves are drawn apart, none on silicon.
+    assert {"fig-latency-untrusted", "fig-comparison"} <= set(page.figures)
+    assert "fig-latency" not in page.figures
     for fig_id, png in page.figures.items():
         assert png.startswith(PNG), fig_id
         assert open(out / (fig_id[4:] + ".png"), "rb").read() == png
@@ -81,7 +85,7 @@ def test_every_figure_is_embedded_and_written(four):
 
 def test_summary_names_each_machine_and_build(four):
     _, page = four
-    rows = {r[0]: r for r in page.rows if r and r[0] in logsynth.NAMES}
+    rows = {r[0]: r for r in page.rows if r and r[0] in logsynth.NAMES and len(r) == len(SUMMARY_HEAD)}
     assert set(rows) == set(logsynth.NAMES)
     assert rows["pentium"][1].startswith("Pentium MMX (P55C) (GenuineIntel 5/4/3)")
     assert rows["486"][1].startswith("i486DX4 (GenuineIntel 4/8/0)")
@@ -138,10 +142,13 @@ def test_latency_curve_points_and_caches():
 
 def test_expectation_table_lists_p5_verdicts(four):
     _, page = four
-    rows = [r for r in page.rows if r and len(r) == 8 and r[2] == "P5"]
+    rows = [r for r in page.rows if r and len(r) == 9 and r[2] == "P5"]
     want = [r for r in logsynth.records("pentium") if r.get("type") == "result" and r.get("expect")]
     assert sorted(r[0] for r in rows) == sorted(r["name"] for r in want)
     assert all(r[7] == "untrusted timing" for r in rows)   # TCG: the trust check says so
+    marks = {r["name"]: "U" if r["stable"] else "US" for r in want}     # none has over 5 % negatives
+    assert all(r["negative"] * 1000 <= 50 * r["samples"] for r in want)
+    assert {r[0]: r[8] for r in rows} == marks
 
 
 def test_incomplete_log_is_shown_with_its_problem(tmp_path):
@@ -217,3 +224,61 @@ def test_smbios_names_the_machine(tmp_path):
     plain = runlog.load(logsynth.path("pentium"))
     from cyclekit.results import store
     assert store.identity_of(plain.machine()) != store.identity_of(m)
+
+
+def silicon_log(path):
+    """The committed hosted log (run under qemu-i386, so QEMU TCG) as if it had run on silicon
+    under KVM with a trusted timer: its cpu and trust records changed, its numbers kept."""
+    recs = logsynth.records("hosted")
+    for r in recs:
+        if r["type"] == "cpu":
+            r.update(hypervisor="KVMKVMKVM", hypervisor_name="KVM")
+        elif r["type"] == "trust":
+            r.update(trusted=True, why="plausible (1000 dependent ADDs: 770 ticks)")
+        elif r["type"] == "result":
+            r["trusted"] = True
+    return logsynth.write(str(path), recs)
+
+
+def test_a_tcg_run_and_a_silicon_run_are_drawn_apart(tmp_path, monkeypatch):
+    """One QEMU TCG run and one hosted run on silicon: each latency figure holds one of them
+    (never one family of curves), the page says which, and the tables carry the marks."""
+    from cyclekit.results import figures
+    drawn = {}
+    real = figures.latency_curve
+
+    def spy(runs, title="Memory latency: mem/chase"):
+        drawn[title] = [r.label for r in runs]
+        return real(runs, title)
+    monkeypatch.setattr(figures, "latency_curve", spy)
+    out = tmp_path / "out"
+    code, err = report(out, logsynth.path("max"), silicon_log(tmp_path / "kvm.log"), extra=["--histograms", "0"])
+    assert code == 0, err
+    assert drawn == {"Memory latency on silicon: mem/chase": ["kvm"],
+                     "NOT the hardware's latency: emulated or untrusted runs, mem/chase": ["max"]}
+    text = open(out / "index.html", encoding="utf-8").read()
+    page = Page(text)
+    assert {"fig-latency", "fig-latency-untrusted"} <= set(page.figures)
+    assert 'alt="memory latency on silicon: kvm"' in text
+    assert 'alt="memory latency, emulated or untrusted: max"' in text
+    assert (out / "latency.png").read_bytes() == page.figures["fig-latency"]
+    summary = {r[0]: r for r in page.rows if r and len(r) == len(SUMMARY_HEAD)}
+    n = len([r for r in logsynth.records("max") if r["type"] == "result"])
+    assert summary["max"][12] == f"untrusted: emulator, {n} of {n} results marked"
+    # The committed hosted log: calib/empty has 6 of 31 samples negative, and six results are unstable.
+    marked = {"branch/random": "S", "calib/empty": "SN", "mem/chase/1M": "S", "mem/chase/4M": "S",
+              "mem/chase/16M": "S", "mem/chase/64M": "S", "mem/chase/4xLLC": "S"}
+    assert summary["kvm"][12] == "flagged: silicon under KVM, 7 of 21 results marked"
+    # The comparison table: a trust cell beside each run's value.
+    head = next(r for r in page.rows if r and r[0] == "benchmark" and "kvm / max" in r)
+    assert head[2:6] == ["max", "trust", "kvm", "trust"]
+    cells = {r[0]: (r[3], r[5]) for r in page.rows if r and len(r) == len(head) and r[0] != "benchmark"}
+    assert cells["lat/add"] == ("U", "ok") and cells["calib/empty"] == ("USN", "SN")
+    assert cells["branch/random"] == ("US", "S")
+    # The trust section: the emulated run's U-only results in one row, each silicon mark with its reason.
+    trust_rows = [r for r in page.rows if r and len(r) == 5 and r[0] in ("max", "kvm")]
+    assert {r[1]: r[2] for r in trust_rows if r[0] == "kvm"} == marked
+    assert next(r[4] for r in trust_rows if r[1] == "calib/empty" and r[0] == "kvm") == \
+        "6 of 31 samples had t(2U) < t(U)"
+    only_u = [r for r in trust_rows if r[0] == "max" and r[1].endswith(" results")]
+    assert len(only_u) == 1 and only_u[0][2] == "U" and only_u[0][4].startswith("QEMU TCG emulates this CPU")
