@@ -90,3 +90,36 @@ def test_hosted64_records_per_instruction():
     names = ["lat64/add/tput", "lat64/imul/tput", "lat64/mul/tput", "simd64/vpaddd_ymm/tput", "lat64/add"]
     log = run64(*QUICK, "bench=" + ",".join(names))
     assert check(log, declared_per_body(), names) >= 2
+
+
+def snippet_record(tmp_path, *argv):
+    """The result record of `cyclekit snippet --hosted --json ...` and its log."""
+    import json
+    import subprocess
+    import sys
+    from cyclekit import logfile
+    log_file = tmp_path / "snippet.log"
+    p = subprocess.run([sys.executable, os.path.join(test_hosted.ROOT, "scripts", "cyclekit"), "snippet",
+                        "--no-build", "--hosted", "--json", "--samples", "11", "--loops", "20",
+                        "--log", str(log_file)] + list(argv),
+                       capture_output=True, text=True, timeout=600, cwd=test_hosted.ROOT)
+    assert p.returncode == 0, p.stderr
+    log = logfile.parse_file(str(log_file))
+    log.rc, log.args, log.stderr = p.returncode, argv, p.stderr
+    return json.loads(p.stdout), log
+
+
+def test_snippet_copies_reach_the_record(tmp_path):
+    """The copies of a snippet (inferred here: four ADDs; --count 2 on two
+    IMULs) travel in the benchmark file to the kernel, whose record divides
+    exactly as for a declared /tput body; a mixed body has none."""
+    for argv, n in ((["--asm", "add eax, 1; add ebx, 1; add ecx, 1; add edx, 1"], 4),
+                    (["--mode", "64", "--asm", "imul rax, rbx; imul r8, rbx", "--count", "2"], 2),
+                    (["--asm", "mov eax, ecx; mul ebx"], None)):
+        rec, log = snippet_record(tmp_path, *argv)
+        assert rec["type"] == "result", rec
+        if n is None:
+            assert "per_instruction" not in rec
+            continue
+        assert check(log, {"snippet": n}, ["snippet"]) == (0 if rec["cycles"] is None else 1)
+        assert rec["per_instruction"]["n"] == n
