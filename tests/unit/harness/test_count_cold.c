@@ -5,7 +5,8 @@
  * measured before it. Here a warm benchmark is counted on the simulated
  * PMU, then a cold one with the same event_counts: the cold one's record
  * must carry no count (per_body null, error PMU_ERR_COLD), never the warm
- * one's, and its body must not have run for counting. */
+ * one's, and its body must not have run for counting. The labels the plan
+ * gives the events keep their qualifiers (P5's clock mode). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include "harness/result.h"
 #include "harness/timing_page.h"
 #include "msr_sim.h"
+#include "pmu/counters.h"
+#include "sim_arch.h"
 #include "report/write.h"
 
 #define BODY_INSNS 5
@@ -37,25 +40,6 @@ static void stand_in_body(void)
     sim_run(&sim, OVERHEAD_INSNS + bodies * BODY_INSNS, 300 + 2 * bodies, 5 + bodies);
     body_runs++;
     ck_timing.end_esp = ck_timing.stack_top;
-}
-
-static void bind_arch(struct pmu_driver *d)
-{
-    static struct cpu_info c;
-    memset(&c, 0, sizeof c);
-    c.generation = CPU_GEN_CPUID;
-    c.vendor = VENDOR_INTEL;
-    c.family = 6;
-    c.model = 0x8F;
-    c.features[FW_1_EDX] = (1u << 4) | (1u << 5);
-    c.perfmon.version = 4;
-    c.perfmon.gp_counters = 4;
-    c.perfmon.gp_width = 48;
-    c.perfmon.fixed_counters = 3;
-    c.perfmon.fixed_width = 48;
-    sim_init_arch(&sim, 4, 4, 48, 3, 48);
-    pmu_bind(d, PMU_ARCH, &c, sim_ops(&sim));
-    assert_int_equal(pmu_save(d), 0);
 }
 
 /* The result record of b as the run writes it (only what the events need). */
@@ -79,7 +63,7 @@ static void a_cold_benchmark_keeps_no_count_of_the_one_before(void **state)
 {
     (void)state;
     struct pmu_driver d;
-    bind_arch(&d);
+    assert_int_equal(sim_bind_arch_v4(&sim, &d), 0);
     static struct event_counts ec; /* static, reused, as in kernel/run/bench_run.c */
     memset(&ec, 0, sizeof ec);
     assert_int_equal(pmu_event_parse(&d, "INST_RETIRED.ANY_P", &ec.sel[0]), 0);
@@ -134,7 +118,7 @@ static void a_failed_measurement_keeps_no_event(void **state)
 {
     (void)state;
     struct pmu_driver d;
-    bind_arch(&d);
+    assert_int_equal(sim_bind_arch_v4(&sim, &d), 0);
     struct event_counts ec;
     memset(&ec, 0, sizeof ec);
     ec.n = 1;
@@ -154,11 +138,56 @@ static void a_failed_measurement_keeps_no_event(void **state)
     assert_int_equal(ec.cycles_index, -1);
 }
 
+/* The label the run's plan gives a counted event (plan_events) keeps its
+ * qualifiers: P5's clock mode "0x16:dur" is not the event count "0x16"
+ * (issue 20, point 10: it was labelled "0x16:0x0"), and the record says so. */
+static void a_raw_event_label_keeps_its_mode(void **state)
+{
+    (void)state;
+    static struct cpu_info p5;
+    memset(&p5, 0, sizeof p5);
+    p5.generation = CPU_GEN_CPUID;
+    p5.vendor = VENDOR_INTEL;
+    p5.family = 5;
+    p5.model = 2;
+    p5.features[FW_1_EDX] = (1u << 4) | (1u << 5);
+    sim_init_p5(&sim, false);
+    memset(&counters, 0, sizeof counters);
+    pmu_bind(&counters.drv, PMU_P5, &p5, sim_ops(&sim));
+    counters.active = true;
+    const char *asked[] = { "0x16:dur", "0x16", "INSTRUCTIONS_EXECUTED:u", "bus_cycle_duration" };
+    const char *label[] = { "0x16:dur", "0x16", "INSTRUCTIONS_EXECUTED:u", "BUS_CYCLE_DURATION" };
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(pmu_event_parse(&counters.drv, asked[i], &counters.chosen[i]), 0);
+    counters.nchosen = 4;
+    static struct event_counts ec;
+    struct bench b = { .name = "p5/raw", .desc = "raw events" };
+    plan_events(&b, &ec);
+    assert_int_equal(ec.n, 4);
+    for (unsigned i = 0; i < 4; i++)
+        assert_string_equal(ec.names[i], label[i]);
+    struct measurement m;
+    memset(&m, 0, sizeof m);
+    m.unroll = 1;
+    m.loops = 1;
+    m.cold = true; /* not counted: only the labels are looked at */
+    struct plan pl;
+    memset(&pl, 0, sizeof pl);
+    struct bench_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    count_measured(&counters.drv, &pl, &b, &ctx, &m, &ec);
+    const char *rec = record_of(&b, &m, &ec);
+    assert_non_null(strstr(rec, "{\"event\":\"0x16:dur\",\"per_body\":null"));
+    assert_non_null(strstr(rec, "{\"event\":\"0x16\",\"per_body\":null"));
+    memset(&counters, 0, sizeof counters);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_cold_benchmark_keeps_no_count_of_the_one_before),
         cmocka_unit_test(a_failed_measurement_keeps_no_event),
+        cmocka_unit_test(a_raw_event_label_keeps_its_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
