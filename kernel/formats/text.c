@@ -93,7 +93,9 @@ static const char *per_insn_text(const struct record *r, char *buf, size_t size)
     return buf;
 }
 
-/* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
+/* Fits 80 columns (the VGA screen) up to the flags, except that a body of
+ * copies of one instruction adds its cost per instruction (12 columns
+ * more); ns are in the record. */
 static void row(const struct record *r)
 {
     char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24], per[40];
@@ -113,7 +115,8 @@ static void row(const struct record *r)
     const struct field *smi = record_get(r, "smi");
     log_text("  %-31s %8s %8s%s%s  %-17s %s%s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
-             cycles_mark(r), per_insn_text(r, per, sizeof per), ex, have_expect ? format_str(r, "verdict", "") : "-", disagree,
+             cycles_mark(r), per_insn_text(r, per, sizeof per), ex,
+             have_expect ? format_str(r, "verdict", "") : "-", disagree,
              format_flag(r, "stable") ? "" : " [unstable]", smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
              format_flag(r, "freq_changed") ? " [freq changed]" : "", on);
 }
