@@ -8,8 +8,8 @@
  *   lat64/<name>       the instruction on RAX, copy after copy: a dependent
  *                      chain, one body costs its latency.
  *   lat64/<name>/tput  the same on RAX, R8, R9, R10 in turn: four
- *                      independent chains, ticks_per_insn is the reciprocal
- *                      throughput (or latency / 4 when that is larger).
+ *                      independent chains, per_instruction (.per_body) is the
+ *                      reciprocal throughput (or latency / 4 when larger).
  * `\r` is the full register name (rax, r8, ...), expanded by .irp.
  *
  * kind (what RBX holds; R8-R15 are 0 at entry, RAX = 1):
@@ -44,7 +44,8 @@ static const char *lat64_one(struct bench_ctx *ctx)
             ".irp r,rax\n" insn "\n.endr", .prepare = LAT64_PREP_##kind, .insns = 1, __VA_ARGS__); \
     BENCH64("lat64/" #name "/tput", "`" insn "` on 4 independent registers (" LAT64_TPUT_REGS ")", \
             ".irp r," LAT64_TPUT_REGS "\n" insn "\n.endr", .prepare = LAT64_PREP_##kind,           \
-            .insns = 4, __VA_ARGS__)
+            .insns = 4,                                                                    \
+            .per_body = 4, __VA_ARGS__)
 
 /* name     kind  instruction */
 LAT64(add,    ZERO, "addq %rbx, %\\r");
@@ -88,7 +89,7 @@ BENCH64("lat64/mulx", "dependent chain of `mulxq %rbx, %rdx, %r8` (RBX = 1): RDX
 BENCH64("lat64/mulx/tput", "`mulxq %rbx, %r9, %r8` four times: RDX only read, independent",
         "mulxq %rbx, %r9, %r8 \n mulxq %rbx, %r11, %r10 \n mulxq %rbx, %r13, %r12 \n"
         "mulxq %rbx, %r15, %r14",
-        .prepare = lat64_one, .insns = 4, .needs = { FEAT_BMI2 });
+        .prepare = lat64_one, .insns = 4, .per_body = 4, .needs = { FEAT_BMI2 });
 
 /* MUL r64: RDX:RAX = RAX * RBX with RBX = 1; the chain runs through RAX. The
  * independent form reloads RAX from RCX first (MOV breaks the chain). */

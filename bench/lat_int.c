@@ -7,8 +7,8 @@
  *                    chain, so one body costs the instruction's latency.
  *   lat/<name>/tput  the same instruction on LAT_CHAINS registers in turn:
  *                    independent chains, so one body costs LAT_CHAINS issues
- *                    and ticks_per_insn is the reciprocal throughput (or
- *                    latency / LAT_CHAINS when that is larger).
+ *                    and per_instruction (.per_body) is the reciprocal
+ *                    throughput (or latency / LAT_CHAINS when that is larger).
  * The template is expanded by the assembler's .irp, with \r standing for a
  * register stem: "%e\r" is the 32-bit register, "%\r" the 16-bit one.
  *
@@ -63,14 +63,16 @@ static const char *lat_any(struct bench_ctx *ctx)
     BENCH("lat/" #name "/tput",                                                                    \
           "`" insn "` on " CK_STR(LAT_CHAINS) " independent registers (" LAT_REGS_##kind ")",      \
           ".irp r," LAT_REGS_##kind "\n" insn "\n.endr", .prepare = LAT_PREP_##kind,               \
-          .insns = LAT_CHAINS, __VA_ARGS__)
+          .insns = LAT_CHAINS,                                                                     \
+          .per_body = LAT_CHAINS, __VA_ARGS__)
 
-/* Both bodies written out. */
-#define LAT_BODIES(name, desc, prep, chain, chain_insns, tput, tput_insns, ...)                     \
+/* Both bodies written out; tput_copies: how many copies of one instruction
+ * the independent body is (0: it mixes instructions). */
+#define LAT_BODIES(name, desc, prep, chain, chain_insns, tput, tput_insns, tput_copies, ...)        \
     BENCH("lat/" #name, "dependent chain: " desc, chain, .prepare = prep, .insns = chain_insns,     \
           __VA_ARGS__);                                                                            \
     BENCH("lat/" #name "/tput", "independent: " desc, tput, .prepare = prep,                       \
-          .insns = tput_insns, __VA_ARGS__)
+          .insns = tput_insns, .per_body = tput_copies, __VA_ARGS__)
 
 /* name  kind  instruction */
 LAT(add,   ZERO, "addl %ebx, %e\\r");
@@ -93,7 +95,7 @@ LAT(cmov,  ZERO, "cmovnel %e\\r, %e\\r", .needs = { FEAT_CMOV });
  * The chain runs through EAX; the independent form reloads EAX first (MOV
  * breaks the dependency; EDX is only written). */
 LAT_BODIES(mul, "`mull %ebx` (EBX = 1)", lat_one,
-           "mull %ebx", 1, "movl %ecx, %eax \n mull %ebx", 2);
+           "mull %ebx", 1, "movl %ecx, %eax \n mull %ebx", 2, 0);
 
 /* DIV r32 with ECX = 1 and EDX = 0: the quotient is EAX itself and the
  * remainder 0, so EDX:EAX is the same 32-bit dividend every time and each
@@ -110,7 +112,7 @@ static const char *div_prep(struct bench_ctx *ctx)
 }
 
 LAT_BODIES(div, "`divl %ecx` (EDX:EAX = 0:0xffffffff, ECX = 1)", div_prep,
-           "divl %ecx", 1, "xorl %edx, %edx \n movl %ebx, %eax \n divl %ecx", 3);
+           "divl %ecx", 1, "xorl %edx, %edx \n movl %ebx, %eax \n divl %ecx", 3, 0);
 
 /* IDIV r32: EAX = 0x7fffffff, EDX = 0 (its sign extension), ECX = 1. */
 static const char *idiv_prep(struct bench_ctx *ctx)
@@ -123,9 +125,9 @@ static const char *idiv_prep(struct bench_ctx *ctx)
 }
 
 LAT_BODIES(idiv, "`idivl %ecx` (EDX:EAX = 0:0x7fffffff, ECX = 1)", idiv_prep,
-           "idivl %ecx", 1, "xorl %edx, %edx \n movl %ebx, %eax \n idivl %ecx", 3);
+           "idivl %ecx", 1, "xorl %edx, %edx \n movl %ebx, %eax \n idivl %ecx", 3, 0);
 
 /* XCHG r32,r32: both registers are read and written, so one exchange of
  * EAX and EBX waits for the previous one; two pairs are independent. */
 LAT_BODIES(xchg, "`xchgl %eax, %ebx`", lat_any,
-           "xchgl %eax, %ebx", 1, "xchgl %eax, %ebx \n xchgl %ecx, %edx", 2);
+           "xchgl %eax, %ebx", 1, "xchgl %eax, %ebx \n xchgl %ecx, %edx", 2, 2);

@@ -32,7 +32,8 @@
     BENCH_SETUP("lat/x87/" #name "/tput",                                                          \
                 "`" insn "` on ST(1)..ST(4): 4 independent chains (" #values ")",                 \
                 LATF_SETUP_##values, ".irp r,%st(1),%st(2),%st(3),%st(4)\n" insn "\n.endr",       \
-                .needs = { FEAT_FPU }, .insns = LATF_CHAINS, __VA_ARGS__)
+                .needs = { FEAT_FPU }, .insns = LATF_CHAINS,                                      \
+                .per_body = LATF_CHAINS, __VA_ARGS__)
 
 /*   name  values instruction */
 LATF(fadd, ADD0, "fadd %st, \\r");

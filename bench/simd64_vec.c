@@ -45,7 +45,8 @@
     BENCH64_SETUP("simd64/" name, "dependent chain of `" insn "` (\\r = " lat_reg ")", setup, \
                   ".irp r," lat_reg "\n" insn "\n.endr", .insns = 1, __VA_ARGS__);            \
     BENCH64_SETUP("simd64/" name "/tput", "`" insn "` on " CK_STR(n) " independent registers (" tput_regs ")", \
-                  setup, ".irp r," tput_regs "\n" insn "\n.endr", .insns = n, __VA_ARGS__)
+                  setup, ".irp r," tput_regs "\n" insn "\n.endr", .insns = n,               \
+                  .per_body = n, __VA_ARGS__)
 
 /* SSE (legacy encoding, 128 bits): xmm8-11 only exist in long mode. */
 VEC("paddd_xmm", XMM_ZERO, "paddd %xmm1, %\\r", "xmm0", XMM_T, TPUT_CHAINS, .needs = { FEAT_SSE2 });

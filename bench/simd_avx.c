@@ -27,7 +27,7 @@ BENCH_SETUP("avx/vpaddd/tput", "VPADDD ymm throughput: four independent adds (AV
             "vpaddd %ymm1, %ymm1, %ymm1\n"
             "vpaddd %ymm2, %ymm2, %ymm2\n"
             "vpaddd %ymm3, %ymm3, %ymm3",
-            .needs = { FEAT_AVX, FEAT_AVX2 }, .insns = 4);
+            .needs = { FEAT_AVX, FEAT_AVX2 }, .insns = 4, .per_body = 4);
 
 BENCH_SETUP("avx/vpmulld", "VPMULLD ymm latency: each multiply depends on the last (AVX2)",
             AVX_ZERO,

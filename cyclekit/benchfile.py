@@ -10,25 +10,27 @@ accepts (where the CPU and platform allow it to run).
 API (used by the `cyclekit` verbs):
 
     encode(name, body, *, init=b"", mode=32, needs=(), expect=None,
-           description="", unroll=None, loops=None, samples=None) -> bytes
+           description="", unroll=None, loops=None, samples=None, copies=None) -> bytes
         body, init: machine code of ONE copy of the body and of the init code
         (run once per timed call, after the first counter read, like
         BENCH_SETUP); needs: CPUID feature names as the kernel's cpu record
         spells them ("sse2", "avx2"); expect: {uarch: cycles per copy} or
         {uarch: (cycles, tolerance)} with uarch one of UARCHES ("P5",
         "Golden Cove", ...); unroll/loops/samples: hints (None: the
-        harness's defaults). Raises ValueError naming the bad argument.
+        harness's defaults); copies: the body is this many copies of one
+        instruction (its result is then also given per instruction; None:
+        not said). Raises ValueError naming the bad argument.
 
     decode(data) -> dict
         The fields back (name, description, mode, needs, expect, init, body,
-        unroll, loops, samples, version); raises ValueError with the reason,
+        unroll, loops, samples, copies, version); raises ValueError with the reason,
         worded like the kernel's rejection.
 
 Layout, version 1, little-endian (kernel/load/module_format.h):
     magic "CKBM", u16 version, u16 header length (32), u32 total length,
     u8 mode, u8 name length, u16 description length, u8 needs, u8
     expectations, u16 init length, u16 body length, u16 unroll, u32 loops,
-    u16 samples, u16 flags (0); name, description, needs (16-byte
+    u16 samples, u8 copies (0: not said), u8 flags (0); name, description, needs (16-byte
     NUL-padded names), expectations (16-byte NUL-padded uarch name, i32
     cycles x100, i32 tolerance x100), init code, body; CRC-32 (zlib.crc32)
     of everything before it.
@@ -39,7 +41,7 @@ import zlib
 
 MAGIC = b"CKBM"
 VERSION = 1
-HEADER = struct.Struct("<4sHHIBBHBBHHHIHH")
+HEADER = struct.Struct("<4sHHIBBHBBHHHIHBB")
 HEADER_LEN = 32
 NAME_MAX = 47
 DESC_MAX = 255
@@ -104,7 +106,7 @@ def _expectations(expect):
 
 
 def encode(name, body, *, init=b"", mode=32, needs=(), expect=None, description="",
-           unroll=None, loops=None, samples=None):
+           unroll=None, loops=None, samples=None, copies=None):
     """The bytes of a benchmark file (see the module docstring)."""
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX or not NAME_RE.match(name):
         raise ValueError(f"name {name!r}: 1..{NAME_MAX} characters of A-Z a-z 0-9 / _ - . +")
@@ -121,6 +123,9 @@ def encode(name, body, *, init=b"", mode=32, needs=(), expect=None, description=
     needs = [str(n).lower() for n in needs]
     if len(needs) > NEEDS_MAX:
         raise ValueError(f"{len(needs)} needs; at most {NEEDS_MAX}")
+    if copies is not None and not 1 <= copies <= max(len(body), 1):
+        raise ValueError(f"copies {copies}: 1..{len(body)} for a body of {len(body)} bytes "
+                         "(each instruction takes a byte or more)")
     need_bytes = [_key_bytes(n, "need") for n in needs]
     exp = _expectations(expect)
     payload = (name.encode() + desc + b"".join(need_bytes) + b"".join(exp) + init + body)
@@ -128,7 +133,7 @@ def encode(name, body, *, init=b"", mode=32, needs=(), expect=None, description=
     header = HEADER.pack(MAGIC, VERSION, HEADER_LEN, total, mode, len(name), len(desc),
                          len(need_bytes), len(exp), len(init), len(body),
                          _hint(unroll, "unroll", UNROLL_MAX), _hint(loops, "loops", LOOPS_MAX),
-                         _hint(samples, "samples", SAMPLES_MAX), 0)
+                         _hint(samples, "samples", SAMPLES_MAX), copies or 0, 0)
     data = header + payload
     return data + struct.pack("<I", zlib.crc32(data) & 0xffffffff)
 
@@ -152,7 +157,8 @@ def _check_header(data, f):
 
 
 def _limits(f):
-    _, _, _, _, _, name_len, desc_len, nneeds, nexp, init_len, body_len, unroll, loops, samples, flags = f
+    (_, _, _, _, _, name_len, desc_len, nneeds, nexp, init_len, body_len, unroll, loops, samples,
+     copies, flags) = f
     checks = [(1 <= name_len <= NAME_MAX, f"name length {name_len}; 1..{NAME_MAX} allowed"),
               (desc_len <= DESC_MAX, f"description length {desc_len}; at most {DESC_MAX}"),
               (nneeds <= NEEDS_MAX, f"{nneeds} needs; at most {NEEDS_MAX}"),
@@ -162,6 +168,8 @@ def _limits(f):
               (unroll <= UNROLL_MAX, f"unroll hint {unroll}; 0..{UNROLL_MAX} allowed"),
               (loops <= LOOPS_MAX, f"loops hint {loops}; 0..{LOOPS_MAX} allowed"),
               (samples <= SAMPLES_MAX, f"samples hint {samples}; 0..{SAMPLES_MAX} allowed"),
+              (copies <= body_len, f"copies {copies} in a body of {body_len} bytes; each instruction "
+                                   "takes a byte or more"),
               (flags == 0, f"flags 0x{flags:x}; version 1 defines none")]
     for ok, why in checks:
         if not ok:
@@ -199,4 +207,5 @@ def decode(data):
         expect[_uarch_key(key)] = (x100 / 100, tol / 100)
     return {"version": f[1], "name": name.decode(), "description": desc.decode(), "mode": f[4],
             "needs": needs, "expect": expect, "init": init, "body": body,
-            "unroll": f[11] or None, "loops": f[12] or None, "samples": f[13] or None}
+            "unroll": f[11] or None, "loops": f[12] or None, "samples": f[13] or None,
+            "copies": f[14] or None}

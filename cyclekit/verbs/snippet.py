@@ -11,6 +11,13 @@ where asked:
   cyclekit snippet --asm "imul eax, ebx" --image stick.iso          an ISO that runs it
   cyclekit snippet --asm "imul eax, ebx" --asm "lea eax, [eax+ebx]" several in one run
 
+Throughput per instruction: a body of N copies of one instruction ("add eax, 1;
+add ebx, 1; add ecx, 1; add edx, 1") is also reported per instruction (the
+record's per_instruction, "4.00~ (1.00/insn)" on the row), uops.info's
+reciprocal throughput. --count N says N; without it a body of two or more
+instructions that all have one mnemonic is taken as that many copies (said on
+stderr); --count 1 turns that off.
+
 Several --asm run in one boot (or one serial session), named NAME/1, NAME/2 ...
 in their order: a session answers each in a fraction of a second, where a
 command per snippet pays the start-up of Python and the connection each time.
@@ -56,6 +63,10 @@ def add_arguments(parser):
     parser.add_argument("--unroll", type=int, metavar="U")
     parser.add_argument("--loops", type=int, metavar="L")
     parser.add_argument("--samples", type=int, metavar="S")
+    parser.add_argument("--count", type=int, metavar="N",
+                        help="the body is N copies of one instruction: its result is also given per "
+                             "instruction (default: the number of instructions when they all share one "
+                             "mnemonic, else none; --count 1 turns that off)")
     parser.add_argument("--name", default="snippet", help="the benchmark's name (default snippet)")
     parser.add_argument("--description", default="", help="one line saying what it measures")
     parser.add_argument("--options", default="", help="more kernel options (key=value ...)")
@@ -94,7 +105,7 @@ def check_arguments(args):
         return (f"--name {args.name!r}: 1 to 47 characters of A-Z a-z 0-9 _ . / + -, "
                 "not starting with . / + or -")
     for flag, value, top in (("--unroll", args.unroll, 32), ("--loops", args.loops, 1000000),
-                             ("--samples", args.samples, 2001)):
+                             ("--samples", args.samples, 2001), ("--count", args.count, 128)):
         if value is not None and not 1 <= value <= top:
             return f"{flag} {value}: must be 1..{top} (the kernel's own bounds)"
     if args.image and media.missing_directory(args.image):
@@ -134,7 +145,28 @@ def build_file(args, text, name):
                                      check_copies=False).code
     return benchfile.encode(name, body.code, init=init, mode=args.mode, needs=needs,
                                   expect=expect or None, description=args.description,
-                                  unroll=args.unroll, loops=args.loops, samples=args.samples)
+                                  unroll=args.unroll, loops=args.loops, samples=args.samples,
+                                  copies=copies_of(args, body, name))
+
+
+def same_instruction_copies(listing):
+    """N when the assembled body is N >= 2 instructions with one mnemonic, else None."""
+    mnemonics = {mnemonic for _, mnemonic, _ in listing}
+    return len(listing) if len(listing) >= 2 and len(mnemonics) == 1 else None
+
+
+def copies_of(args, body, name):
+    """--count, else the copies inferred from the body (said on stderr), else None."""
+    if args.count is not None:
+        if args.count > len(body.code):
+            raise ValueError(f"--count {args.count}: the body is {len(body.code)} bytes, so at most "
+                             f"{len(body.code)} instructions")
+        return args.count
+    n = same_instruction_copies(body.listing)
+    if n:
+        print(f"cyclekit snippet: {name}: {n} copies of `{body.listing[0][1]}`: the result is also given "
+              f"per instruction (--count says otherwise)", file=sys.stderr)
+    return n
 
 
 def is_for(rec, name):
@@ -167,7 +199,11 @@ def result_row(rec, marks):
     expected = f'{exp.get("uarch")} {_fixed(exp.get("cycles"))}' if isinstance(exp, dict) else "-"
     verdict = rec.get("verdict")
     verdict = "-" if verdict in (None, "no expectation") else str(verdict)
-    return (name, _fixed(rec.get("ticks")), _fixed(rec.get("cycles"), unit), expected, verdict, marks.marks)
+    cycles = _fixed(rec.get("cycles"), unit)
+    per = (rec.get("per_instruction") or {}).get("cycles")
+    if cycles != "-" and _number(per) is not None:
+        cycles += f" ({per:.2f}/insn)"     # a body of N copies of one instruction (--count)
+    return (name, _fixed(rec.get("ticks")), cycles, expected, verdict, marks.marks)
 
 
 def _number(v):

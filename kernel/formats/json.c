@@ -4,6 +4,7 @@
  * records). JSON: RFC 8259, https://www.rfc-editor.org/rfc/rfc8259 */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/utf8.h"
 #include "platform/out.h"
 #include "platform/platform.h"
 #include "record/record.h"
@@ -61,11 +62,17 @@ static void emitf(const char *fmt, ...)
     emit(buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+/* A JSON string (RFC 8259 §7): text as UTF-8, as it is (§8.1), with the
+ * quote, the backslash and the control characters escaped (DEL too, for a
+ * reader's terminal); a byte that starts no well-formed UTF-8 sequence
+ * (lib/utf8.h) becomes U+FFFD, one for each such byte, so the line is
+ * always valid UTF-8. */
 static void emit_quoted(const char *s, size_t n)
 {
     emit("\"", 1);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
+        size_t len = utf8_sequence(s + i, n - i);
         if (c == '"' || c == '\\') {
             char esc[2] = { '\\', (char)c };
             emit(esc, 2);
@@ -73,11 +80,15 @@ static void emit_quoted(const char *s, size_t n)
             emit("\\n", 2);
         } else if (c == '\t') {
             emit("\\t", 2);
-        } else if (c < 0x20 || c >= 0x7f) {
+        } else if (c < 0x20 || c == 0x7f) {
             emitf("\\u%04x", c);
+        } else if (len == 0) {
+            emit_str(UTF8_REPLACEMENT);
+            len = 1;
         } else {
-            emit((const char *)&c, 1);
+            emit(s + i, len);
         }
+        i += len;
     }
     emit("\"", 1);
 }

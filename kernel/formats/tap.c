@@ -17,6 +17,7 @@
  * stay in the JSON record. */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/utf8.h"
 #include "platform/out.h"
 #include "platform/platform.h"
 #include "formats.h"
@@ -52,22 +53,31 @@ static void one_line(char *out, size_t size, const char *s)
     out[o] = '\0';
 }
 
-/* A YAML double-quoted scalar: quotes and backslashes escaped, other
- * control and non-ASCII bytes as \xNN (YAML 1.2, section 5.7). */
+/* A YAML double-quoted scalar: quotes and backslashes escaped, control
+ * bytes as \xNN (YAML 1.2, section 5.7); text as UTF-8 as it is (a \xNN of
+ * each byte of "§" would be two other characters), a byte that starts no
+ * well-formed sequence as U+FFFD (lib/utf8.h). */
 static void yaml_string(const struct field *f, char *out, size_t size)
 {
     size_t o = 0;
     out[o++] = '"';
-    for (uint32_t i = 0; i < f->len && o + 6 < size; i++) {
+    for (uint32_t i = 0; i < f->len && o + 6 < size;) {
         unsigned char c = (unsigned char)f->v.s[i];
+        size_t len = utf8_sequence(f->v.s + i, f->len - i);
         if (c == '"' || c == '\\') {
             out[o++] = '\\';
             out[o++] = (char)c;
-        } else if (c < 0x20 || c >= 0x7f) {
+        } else if (c < 0x20 || c == 0x7f) {
             o += (size_t)ksnprintf(out + o, size - o, "\\x%02x", c);
+        } else if (len == 0) {
+            kmemcpy(out + o, UTF8_REPLACEMENT, 3);
+            o += 3;
+            len = 1;
         } else {
-            out[o++] = (char)c;
+            kmemcpy(out + o, f->v.s + i, len);
+            o += len;
         }
+        i += (uint32_t)len;
     }
     out[o++] = '"';
     out[o] = '\0';

@@ -76,10 +76,29 @@ static const char *cycles_mark(const struct record *r)
     return format_cycles_exact(r) ? "c" : "~";
 }
 
-/* Fits 80 columns (the VGA screen) up to the flags; ns are in the record. */
+/* " (1.00/insn)" beside the cost per body, for a body of N copies of one
+ * instruction (the record's per_instruction): cycles when the result has
+ * them, else ticks; "" for any other body. */
+static const char *per_insn_text(const struct record *r, char *buf, size_t size)
+{
+    int pi = record_find(r, 0, "per_instruction");
+    char v[24];
+    if (pi < 0 || r->field[pi].kind != FIELD_OBJ_OPEN)
+        return "";
+    const char *cycles = text_of(r, pi + 1, "cycles", v, sizeof v, NULL);
+    if (cycles)
+        ksnprintf(buf, size, " (%s/insn)", cycles);
+    else
+        ksnprintf(buf, size, " (%s ticks/insn)", text_of(r, pi + 1, "ticks", v, sizeof v, "?"));
+    return buf;
+}
+
+/* Fits 80 columns (the VGA screen) up to the flags, except that a body of
+ * copies of one instruction adds its cost per instruction (12 columns
+ * more); ns are in the record. */
 static void row(const struct record *r)
 {
-    char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24];
+    char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24], per[40];
     int expect = record_find(r, 0, "expect");
     bool have_expect = expect >= 0 && r->field[expect].kind == FIELD_OBJ_OPEN;
     if (have_expect)
@@ -94,9 +113,10 @@ static void row(const struct record *r)
     if (cpu)
         ksnprintf(on, sizeof on, " [cpu %u]", (unsigned)cpu->v.u);
     const struct field *smi = record_get(r, "smi");
-    log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s%s\n", format_str(r, "name", ""),
+    log_text("  %-31s %8s %8s%s%s  %-17s %s%s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
-             cycles_mark(r), ex, have_expect ? format_str(r, "verdict", "") : "-", disagree,
+             cycles_mark(r), per_insn_text(r, per, sizeof per), ex,
+             have_expect ? format_str(r, "verdict", "") : "-", disagree,
              format_flag(r, "stable") ? "" : " [unstable]", smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
              format_flag(r, "freq_changed") ? " [freq changed]" : "", on);
 }

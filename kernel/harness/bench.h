@@ -36,6 +36,10 @@
  *   .reference = true                the harness's reference body itself (calib/add_chain):
  *                                    its cycles need no reference timed alongside
  *   .unit    = BENCH_PER_BODY | per-instruction count: .insns = 2 divides the result
+ *   .per_body = 4                   the body is 4 independent copies of one instruction
+ *                                    (a /tput body): the result is also given per
+ *                                    instruction (per_instruction), uops.info's
+ *                                    reciprocal throughput beside the cost per body
  * What a benchmark is expected to cost is no part of its declaration: each
  * microarchitecture's file in kernel/uarch/ has a table by benchmark name.
  */
@@ -86,6 +90,8 @@ struct bench {
     const char *(*prepare)(struct bench_ctx *ctx);
     bool cold;
     uint32_t insns;                   /* when > 1: also reported per instruction */
+    uint32_t per_body;                /* copies of one instruction in the body (0: not such a
+                                         body): the result per instruction too */
     uint32_t loops;                   /* 0: the harness default */
     bool carry;                       /* ESI at the end of a run starts the next one */
     bool reference;                   /* the same body as the harness's reference (trust.h):

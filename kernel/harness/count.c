@@ -3,6 +3,7 @@
 #include "count.h"
 #include "measure.h"
 #include "pmu/counters.h"
+#include "result.h"
 #include "stats/stats.h"
 
 #define COUNT_SAMPLES_MAX 64
@@ -90,6 +91,28 @@ unsigned count_bench(struct pmu_driver *d, const struct plan *pl, const struct b
     struct bench_run r = { b, bctx, pl->loops };
     return count_events(d, sel, n, run_bench, &r, pl->unroll, pl->loops, pl->event_samples,
                         per_body_x100, err);
+}
+
+void count_measured(struct pmu_driver *d, const struct plan *pl, const struct bench *b,
+                    const struct bench_ctx *bctx, const struct measurement *m, struct event_counts *ec)
+{
+    if (m->failed) { /* no result: no events either */
+        ec->n = 0;
+        ec->cycles_index = -1;
+        return;
+    }
+    if (m->cold) {
+        for (unsigned i = 0; i < ec->n; i++) {
+            ec->x100[i] = 0;
+            ec->err[i] = PMU_ERR_COLD;
+        }
+        return;
+    }
+    if (ec->n == 0)
+        return;
+    struct plan counted = *pl;
+    counted.loops = m->loops; /* the L the time loop took (a PIT timer grows it) */
+    count_bench(d, &counted, b, bctx, ec->sel, ec->n, ec->x100, ec->err);
 }
 
 unsigned count_sweep(struct pmu_driver *d, const struct bench *b, const struct settings *s,

@@ -27,6 +27,18 @@ unsigned count_bench(struct pmu_driver *d, const struct plan *pl, const struct b
                      const struct bench_ctx *bctx, const struct pmu_eventsel *sel, unsigned n,
                      int64_t *per_body_x100, int *err);
 
+struct measurement;
+struct event_counts;
+/* The counts of the benchmark just measured (m), into ec, which the caller
+ * reuses from one benchmark to the next: counted with count_bench (the L
+ * the time loop took) when it was measured warm. A cold benchmark (its
+ * first execution is the measurement: the warm-up and 0/U/2U passes of the
+ * counting would measure another thing) gets no counts: every value is
+ * cleared and its error is PMU_ERR_COLD, so nothing of the benchmark before
+ * it stays in ec; one whose measurement failed gets no events (n = 0). */
+void count_measured(struct pmu_driver *d, const struct plan *pl, const struct bench *b,
+                    const struct bench_ctx *bctx, const struct measurement *m, struct event_counts *ec);
+
 /* The event sweep's counting: b under its own plan (its declared U and L
  * win over the options, as for its time), every event of sel[0..n). */
 unsigned count_sweep(struct pmu_driver *d, const struct bench *b, const struct settings *s,

@@ -33,12 +33,10 @@ static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)
     if (ec->n > COUNTERS_EVENTS_MAX)
         return;
     ec->sel[ec->n] = *sel;
-    if (sel->name) {
-        ec->names[ec->n] = sel->name;
-    } else {
-        ksnprintf(ec->raw_names[ec->n], sizeof ec->raw_names[0], "0x%x:0x%x", sel->code, sel->umask);
-        ec->names[ec->n] = ec->raw_names[ec->n];
-    }
+    /* The label keeps the qualifiers (":dur", ":u", a unit mask): a name
+     * alone would say another request was counted. */
+    pmu_eventsel_label(&counters.drv, sel, ec->labels[ec->n], sizeof ec->labels[0]);
+    ec->names[ec->n] = ec->labels[ec->n];
     ec->n++;
 }
 

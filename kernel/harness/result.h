@@ -14,7 +14,7 @@
 struct event_counts {
     unsigned n;
     const char *names[COUNTERS_EVENTS_MAX + 1];
-    char raw_names[COUNTERS_EVENTS_MAX + 1][16];
+    char labels[COUNTERS_EVENTS_MAX + 1][PMU_LABEL_MAX]; /* names[i] points here */
     struct pmu_eventsel sel[COUNTERS_EVENTS_MAX + 1];
     int64_t x100[COUNTERS_EVENTS_MAX + 1];
     int err[COUNTERS_EVENTS_MAX + 1];

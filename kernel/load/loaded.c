@@ -68,6 +68,7 @@ static void fill(struct slot *s, const struct module_view *m, const struct loade
     s->b = (struct bench){ .name = s->name, .desc = s->desc, .fn = code->fn,
                            .copies = code->copies, .copies_end = code->copies_end,
                            .loops = m->loops, .unroll = m->unroll, .samples = m->samples,
+                           .per_body = m->copies,
                            .mode = (uint8_t)m->mode, .loaded = true };
     kmemcpy(s->b.needs, m->needs, sizeof s->b.needs);
     kmemset(s->expect, 0, sizeof s->expect);

@@ -16,6 +16,7 @@ struct module_view {
     const uint8_t *init, *body;
     uint32_t init_len, body_len;
     uint32_t unroll, loops, samples;         /* 0: the harness's default */
+    uint32_t copies;                         /* copies of one instruction in the body (0: not said) */
 };
 
 /* Checks every field of the len bytes at data (lengths, the CRC, the mode,

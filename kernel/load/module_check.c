@@ -87,7 +87,8 @@ static const char *check_header(const uint8_t *h, size_t len, struct header *hd,
     m->unroll = le16(h + 22);
     m->loops = le32(h + 24);
     m->samples = le16(h + 28);
-    hd->flags = le16(h + 30);
+    m->copies = h[30];
+    hd->flags = h[31];
     if (kmemcmp(h, MODULE_MAGIC, 4) != 0)
         ksnprintf(why, size, "not a benchmark file (magic is not \"CKBM\")");
     else if (m->version != MODULE_VERSION)
@@ -120,6 +121,9 @@ static const char *check_header(const uint8_t *h, size_t len, struct header *hd,
         ksnprintf(why, size, "loops hint %u; 0..%u allowed", (unsigned)m->loops, MODULE_LOOPS_MAX);
     else if (m->samples > MEASURE_SAMPLES_MAX)
         ksnprintf(why, size, "samples hint %u; 0..%u allowed", (unsigned)m->samples, MEASURE_SAMPLES_MAX);
+    else if (m->copies > hd->body_len)
+        ksnprintf(why, size, "copies %u in a body of %u bytes; each instruction takes a byte or more",
+                  (unsigned)m->copies, (unsigned)hd->body_len);
     else if (hd->flags)
         ksnprintf(why, size, "flags 0x%x; version 1 defines none", (unsigned)hd->flags);
     else

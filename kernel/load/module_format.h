@@ -20,7 +20,12 @@
  *    22    2 unroll hint (0: the harness's), 1..32
  *    24    4 loops hint (0: the harness's), 1..1000000
  *    28    2 samples hint (0: the harness's), 1..MEASURE_SAMPLES_MAX
- *    30    2 flags, 0 (reserved)
+ *    30    1 copies: the body is this many copies of one instruction (the
+ *            result is then also given per instruction: per_instruction);
+ *            0: not said; at most the body length (an instruction is a byte
+ *            or more). A kernel from before this field read 30-31 as flags
+ *            and refuses a file that sets it, by name ("flags 0x...").
+ *    31    1 flags, 0 (reserved)
  *    32      name (charset A-Z a-z 0-9 / _ - . +), description (printable ASCII),
  *            needs: MODULE_KEY_LEN bytes each, a CPUID feature name as the
  *              cpu record spells it ("sse2", "avx2"), NUL-padded,

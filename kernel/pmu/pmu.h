@@ -21,6 +21,7 @@
 #ifndef CK_PMU_H
 #define CK_PMU_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "cpu/cpu.h"
 #include "platform/msr.h"
@@ -40,6 +41,7 @@ enum pmu_kind { PMU_NONE, PMU_P5, PMU_P6, PMU_ARCH, PMU_AMD };
 #define PMU_ERR_NOT_SAVED 0x403 /* pmu_save() must come before any write */
 #define PMU_ERR_PARSE 0x404     /* event text neither a known name nor a raw code */
 #define PMU_ERR_KIND 0x405      /* no driver for this kind */
+#define PMU_ERR_COLD 0x406      /* not counted: a cold benchmark runs its body once, untimed passes cannot repeat it */
 
 /* Qualifiers of a request (struct pmu_eventsel.flags). With neither OS nor
  * USR, both are meant. */
@@ -208,6 +210,14 @@ struct pmu_eventsel pmu_eventsel_of(const struct pmu_event *e);
 /* "INST_RETIRED" (a table name), or a raw code "0xc0", "0x2e:0x41"
  * (code:umask), "0x1c0" (AMD 12-bit). Returns 0 or PMU_ERR_PARSE / PMU_ERR_EVENT. */
 int pmu_event_parse(const struct pmu_driver *d, const char *text, struct pmu_eventsel *out);
+/* The request as events= text that parses back to it (pmu_label.c): the
+ * table name or raw code, then only the qualifiers the name alone does not
+ * mean (":0x41" unit mask, ":u"/":k" ring, ":dur" P5 clock mode), so
+ * "0x16:dur" stays "0x16:dur". d may be NULL (a name is then taken to mean
+ * unit mask 0, both rings, event mode). Returns the length, as ksnprintf;
+ * PMU_LABEL_MAX holds every label the parser can produce. */
+#define PMU_LABEL_MAX 48
+int pmu_eventsel_label(const struct pmu_driver *d, const struct pmu_eventsel *s, char *buf, size_t size);
 /* Whether counter may count ev on this driver (code range, counter
  * restrictions, CPUID availability). */
 bool pmu_event_allowed(const struct pmu_driver *d, unsigned counter, const struct pmu_eventsel *ev);

@@ -116,6 +116,8 @@ void write_smp_bench_entry(const struct smp_bench *b, const char *unmet);
 void write_bench_entry(const struct bench *b, const char *unmet);   /* unmet: NULL or why not here */
 void write_results_heading(const struct plan *pl);
 void write_result(const struct result *r);
+/* Its "per_instruction" object, when the body is N copies of one instruction (write_per_insn.c). */
+void write_per_instruction(const struct result *r);
 void write_skip(const char *name, const char *reason);
 void write_sweep(const struct event_sweep *s);
 

@@ -149,6 +149,7 @@ static void record(const struct result *r)
     real_clock(r);
     if (r->b->insns > 1)
         rec_fixed("ticks_per_insn", m->value_x100 / r->b->insns, 2);
+    write_per_instruction(r);
     fixed_or_null("ns", r->have_ns, r->ns_x100);
     rec_str("time_unit", r->time_unit);
     stats_object("stats", &r->per_body);

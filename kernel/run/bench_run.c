@@ -68,11 +68,8 @@ static void guarded_measure(void *arg)
     if (g->b->loaded && settings.watchdog && platform->watchdog && g->on_boot)
         (void)platform->watchdog(settings.watchdog);
     measure_bench_with_reference(g->b, ref, g->pl, g->ctx, g->m);
-    if (g->m->failed || g->m->cold || g->ec->n == 0)
-        return;
-    struct plan counted = *g->pl;
-    counted.loops = g->m->loops; /* the L the time loop took (a PIT timer grows it) */
-    count_bench(&counters.drv, &counted, g->b, g->ctx, g->ec->sel, g->ec->n, g->ec->x100, g->ec->err);
+    /* ec is static: a cold or failed benchmark's counts are cleared there. */
+    count_measured(&counters.drv, g->pl, g->b, g->ctx, g->m, g->ec);
 }
 
 static bool uses_fpu(const struct bench *b)

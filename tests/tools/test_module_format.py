@@ -15,11 +15,14 @@ ADD2 = bytes.fromhex("01d801d1")  # add eax,ebx; add ecx,edx
 def test_round_trip_keeps_every_field():
     data = m.encode("snip/add2", ADD2, init=b"\x31\xd2", needs=("SSE2", "popcnt"),
                     expect={"p5": 1.0, "Golden_Cove": (0.5, 0.1)}, description="two adds",
-                    unroll=4, loops=50, samples=11)
+                    unroll=4, loops=50, samples=11, copies=2)
     assert m.decode(data) == {
         "version": 1, "name": "snip/add2", "description": "two adds", "mode": 32,
         "needs": ["sse2", "popcnt"], "expect": {"P5": (1.0, 0.0), "Golden Cove": (0.5, 0.1)},
-        "init": b"\x31\xd2", "body": ADD2, "unroll": 4, "loops": 50, "samples": 11}
+        "init": b"\x31\xd2", "body": ADD2, "unroll": 4, "loops": 50, "samples": 11,
+        "copies": 2}
+    assert data[30] == 2 and data[31] == 0
+    assert m.decode(m.encode("snip/add2", ADD2))["copies"] is None
 
 
 def test_layout_is_the_kernels():
@@ -42,6 +45,8 @@ def test_layout_is_the_kernels():
     ({"unroll": 33}, "unroll hint 33: 1..32"),
     ({"samples": 0}, "samples hint 0: 1..2001"),
     ({"description": "tab\there"}, "printable ASCII"),
+    ({"copies": 5}, "copies 5: 1..4 for a body of 4 bytes"),
+    ({"copies": 0}, "copies 0: 1..4"),
 ])
 def test_encode_refuses_what_the_kernel_would(kwargs, message):
     args = {"name": "snip/x", "body": ADD2}
@@ -65,7 +70,8 @@ def reseal(data):
     (lambda d: reseal(d[:12] + b"\x10" + d[13:]), "mode 16; only 32 or 64"),
     (lambda d: reseal(d[:4] + b"\x02\x00" + d[6:]), "version 2; this reads version 1"),
     (lambda d: reseal(d[:20] + b"\x81\x00" + d[22:]), "body of 129 bytes; at most 128"),
-    (lambda d: reseal(d[:30] + b"\x01\x00" + d[32:]), "flags 0x1; version 1 defines none"),
+    (lambda d: reseal(d[:30] + b"\x00\x01" + d[32:]), "flags 0x1; version 1 defines none"),
+    (lambda d: reseal(d[:30] + b"\x05\x00" + d[32:]), "copies 5 in a body of 4 bytes"),
     (lambda d: reseal(d + b"\0"), "field lengths do not add up"),
 ])
 def test_decode_names_the_bad_field(patch, reason):

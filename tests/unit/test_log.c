@@ -48,10 +48,11 @@ static void escaping(void **state)
 {
     (void)state;
     rec_open("note");
-    rec_str("text", "a\"b\\c\nd\te\x01\xff");
+    /* "§" (C2 A7) as it is; the lone FF is no UTF-8: U+FFFD (EF BF BD). */
+    rec_str("text", "a\"b\\c\nd\te\x01\xff \xc2\xa7" "6.15\x7f");
     rec_close();
     assert_string_equal(capture_machine(),
-        "{\"type\":\"note\",\"text\":\"a\\\"b\\\\c\\nd\\te\\u0001\\u00ff\"}\n");
+        "{\"type\":\"note\",\"text\":\"a\\\"b\\\\c\\nd\\te\\u0001\xef\xbf\xbd \xc2\xa7" "6.15\\u007f\"}\n");
 }
 
 static void nesting(void **state)

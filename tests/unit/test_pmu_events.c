@@ -176,6 +176,53 @@ static void test_parse(void **state)
     assert_int_equal(pmu_event_parse(&d, "0x1c0", &e), PMU_ERR_EVENT);
 }
 
+/* The label a record carries is the request itself: it parses back to the
+ * same selection, and keeps P5's clock mode, the ring and a unit mask the
+ * name alone does not mean. */
+static void expect_label(const struct pmu_driver *d, const char *text, const char *label)
+{
+    struct pmu_eventsel e, again;
+    char buf[PMU_LABEL_MAX];
+    assert_int_equal(pmu_event_parse(d, text, &e), 0);
+    int n = pmu_eventsel_label(d, &e, buf, sizeof buf);
+    assert_string_equal(buf, label);
+    assert_int_equal(n, (int)strlen(label));
+    assert_int_equal(pmu_event_parse(d, buf, &again), 0);
+    assert_int_equal(again.code, e.code);
+    assert_int_equal(again.umask, e.umask);
+    assert_int_equal(again.flags, e.flags);
+    assert_true((again.name == NULL) == (e.name == NULL));
+}
+
+static void test_label(void **state)
+{
+    (void)state;
+    struct pmu_driver d;
+    struct cpu_info c = cpu_of(VENDOR_INTEL, 5, 2, false);
+    pmu_bind(&d, PMU_P5, &c, sim_ops(&sim));
+    expect_label(&d, "0x16:dur", "0x16:dur");
+    expect_label(&d, "0x16", "0x16");
+    expect_label(&d, "0x16:u:dur", "0x16:u:dur");
+    expect_label(&d, "0x16:dur:k", "0x16:k:dur");
+    expect_label(&d, "bus_cycle_duration", "BUS_CYCLE_DURATION"); /* a duration by its table entry */
+    expect_label(&d, "INSTRUCTIONS_EXECUTED:u", "INSTRUCTIONS_EXECUTED:u");
+    expect_label(&d, "INSTRUCTIONS_EXECUTED:dur", "INSTRUCTIONS_EXECUTED:dur");
+
+    c = cpu_of(VENDOR_INTEL, 6, 5, true);
+    pmu_bind(&d, PMU_P6, &c, sim_ops(&sim));
+    expect_label(&d, "0xd2", "0xd2");
+    expect_label(&d, "0x2E:0x41:u", "0x2e:0x41:u");
+    expect_label(&d, "inst_retired", "INST_RETIRED");
+    expect_label(&d, "inst_retired:k:u", "INST_RETIRED:u"); /* the last ring word wins */
+    expect_label(&d, "L2_RQSTS:0x08:k", "L2_RQSTS:0x08:k");
+
+    /* Without a driver a name is taken at its word; the buffer bounds it. */
+    struct pmu_eventsel raw = { .code = 0x16, .flags = PMU_OS | PMU_USR | PMU_DURATION };
+    char small[6];
+    assert_int_equal(pmu_eventsel_label(NULL, &raw, small, sizeof small), 8);
+    assert_string_equal(small, "0x16:");
+}
+
 int main(void)
 {
     sim_init_p5(&sim, false);
@@ -184,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_p6_arch_amd_tables),
         cmocka_unit_test(test_find_and_availability),
         cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "harness/plan.h"
 #include "harness/timing_page.h"
 #include "msr_sim.h"
+#include "sim_arch.h"
 
 #define BODY_INSNS 3
 #define OVERHEAD_INSNS 137 /* prologue, reads, epilogue: must cancel */
@@ -106,21 +107,7 @@ static void the_sweep_runs_the_declared_loops_and_unroll(void **state)
 {
     (void)state;
     struct pmu_driver d;
-    struct cpu_info c;
-    memset(&c, 0, sizeof c);
-    c.generation = CPU_GEN_CPUID;
-    c.vendor = VENDOR_INTEL;
-    c.family = 6;
-    c.model = 0x8F;
-    c.features[FW_1_EDX] = (1u << 4) | (1u << 5);
-    c.perfmon.version = 4;
-    c.perfmon.gp_counters = 4;
-    c.perfmon.gp_width = 48;
-    c.perfmon.fixed_counters = 3;
-    c.perfmon.fixed_width = 48;
-    sim_init_arch(&sim, 4, 4, 48, 3, 48);
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&sim));
-    assert_int_equal(pmu_save(&d), 0);
+    assert_int_equal(sim_bind_arch_v4(&sim, &d), 0);
     struct pmu_eventsel sel[1];
     assert_int_equal(pmu_event_parse(&d, "INST_RETIRED.ANY_P", &sel[0]), 0);
 

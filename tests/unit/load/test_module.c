@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include "lib/crc32.h"
@@ -22,7 +23,8 @@ struct spec {
     unsigned nneeds;
     const char *exp_key;
     int32_t exp_x100;
-    uint16_t init_len, body_len, unroll, samples, flags;
+    uint16_t init_len, body_len, unroll, samples;
+    uint8_t copies, flags;
     uint32_t loops;
 };
 
@@ -53,7 +55,8 @@ static size_t build(const struct spec *s)
     put16(file + 22, s->unroll);
     put32(file + 24, s->loops);
     put16(file + 28, s->samples);
-    put16(file + 30, s->flags);
+    file[30] = s->copies;
+    file[31] = s->flags;
     size_t at = 32;
     memcpy(file + at, s->name, strlen(s->name));
     at += strlen(s->name);
@@ -123,6 +126,7 @@ static void good_file_is_read_field_by_field(void **state)
     s.unroll = 4;
     s.loops = 50;
     s.samples = 11;
+    s.copies = 2; /* add eax,ebx; add ecx,edx: two copies of ADD */
     assert_null(check(&s));
     assert_string_equal(view.name, "snip/add2");
     assert_string_equal(view.desc, "add eax,ebx; add ecx,edx");
@@ -139,6 +143,10 @@ static void good_file_is_read_field_by_field(void **state)
     assert_int_equal(view.unroll, 4);
     assert_int_equal(view.loops, 50);
     assert_int_equal(view.samples, 11);
+    assert_int_equal(view.copies, 2);
+    s.copies = 0;
+    assert_null(check(&s));
+    assert_int_equal(view.copies, 0);
 }
 
 static void uarch_names_match_loosely(void **state)
@@ -179,6 +187,11 @@ static void header_fields_out_of_range(void **state)
     expect_reason(&s, "samples hint 2002; 0..2001 allowed");
     s = good(); s.flags = 1;
     expect_reason(&s, "flags 0x1; version 1 defines none");
+    s = good(); s.copies = (uint8_t)(s.body_len + 1);
+    char copies_why[96];
+    snprintf(copies_why, sizeof copies_why, "copies %u in a body of %u bytes; each instruction takes a "
+             "byte or more", (unsigned)s.copies, (unsigned)s.body_len);
+    expect_reason(&s, copies_why);
     s = good(); s.nneeds = 5;
     s.needs[1] = s.needs[2] = s.needs[3] = s.needs[4] = "sse";
     expect_reason(&s, "5 needs; at most 4");
