@@ -32,9 +32,14 @@ static const char *unusable_event(const struct pmu_eventsel *sel)
     return NULL;
 }
 
-static void parse_events(void)
+void counters_choose_events(void)
 {
+    static char parsed[sizeof settings.events];
     char word[48];
+    if (counters.chose_once && kstrcmp(parsed, settings.events) == 0)
+        return; /* the same list again (a session's request): chosen, its problems noted */
+    counters.chose_once = true;
+    kstrlcpy(parsed, settings.events, sizeof parsed);
     counters.nchosen = 0;
     for (const char *p = settings.events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
         if (counters.nchosen == COUNTERS_EVENTS_MAX) {
@@ -93,7 +98,7 @@ static void take_cycles(void)
 void counters_take(void)
 {
     take_cycles();
-    parse_events();
+    counters_choose_events();
     /* From here on the harness owns the counters: saved now, restored at the end. */
     if (counters.active && pmu_save(&counters.drv) != 0) {
         log_note("warn", "pmu", "saving the PMU MSRs failed; counters not used");

@@ -20,6 +20,7 @@ struct counters {
     struct pmu_eventsel cycles_sel;
     struct pmu_eventsel chosen[COUNTERS_EVENTS_MAX]; /* from events= */
     unsigned nchosen;
+    bool chose_once;              /* events= was parsed since the proof */
 };
 
 extern struct counters counters;
@@ -34,6 +35,10 @@ void counters_prove(const struct cpu_info *c, const struct msr_ops *msr, counter
 /* After the proof was reported: take the counters for the run (the cycle
  * event, events=, save every PMU MSR). */
 void counters_take(void);
+
+/* events= to counters.chosen (counters_take does it; a serve session's run
+ * request again, with the request's options), each problem noted once per list. */
+void counters_choose_events(void);
 
 /* One pass of the counter loop (harness/count.c): places as many of the
  * events not yet done as there are counters that may count them;
