@@ -48,8 +48,10 @@ void counters_choose_events(void)
             break;
         }
         if (!counters.active) {
+            const struct pmu_verdict *v = &counters.verdict;
             log_note("warn", "events", "event '%s' ignored: the counters are not in use (%s)", word,
-                        pmu_reason_text(counters.verdict.reason));
+                     v->reason == PMU_REASON_REFUSED && counters.drv.refused ? counters.drv.refused
+                                                                             : pmu_reason_text(v->reason));
             continue;
         }
         struct pmu_eventsel sel;
