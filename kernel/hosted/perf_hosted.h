@@ -15,6 +15,9 @@
  * with perf_refusal() saying why in Linux's words. */
 int perf_open(const struct pmu_linux_attr *a, const struct cpu_info *c, const char *name);
 const char *perf_refusal(void);
+/* The last perf_open of a software event was refused in every ring and
+ * opened for ring 3 only (perf_event_paranoid 2 without CAP_PERFMON). */
+bool perf_opened_ring3_only(void);
 /* Sets what perf_refusal() says (a refusal that is not perf_event_open's). */
 void perf_refuse(const char *why);
 /* A small integer from a /proc or /sys file; fallback when unreadable. */

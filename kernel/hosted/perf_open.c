@@ -24,6 +24,7 @@ _Static_assert(PMU_LINUX_ENOENT == ENOENT && PMU_LINUX_EACCES == EACCES && PMU_L
                "errno values");
 
 static char last_refusal[240];
+static bool ring3_only; /* the last event opened was asked again for ring 3 only */
 
 /* A small integer from a /proc or /sys file; fallback when unreadable. */
 int perf_read_int_file(const char *path, int fallback)
@@ -46,7 +47,7 @@ void perf_linux_context(const struct cpu_info *c, struct pmu_linux_context *out)
     out->privileged = geteuid() == 0;
 }
 
-int perf_open(const struct pmu_linux_attr *a, const struct cpu_info *c, const char *name)
+static long open_attr(const struct pmu_linux_attr *a)
 {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
@@ -57,14 +58,38 @@ int perf_open(const struct pmu_linux_attr *a, const struct cpu_info *c, const ch
     attr.exclude_user = a->exclude_user;
     attr.exclude_hv = 1;
     attr.pinned = a->pinned;
-    long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    return syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+int perf_open(const struct pmu_linux_attr *a, const struct cpu_info *c, const char *name)
+{
+    long fd = open_attr(a);
+    int err = errno;
+    ring3_only = false;
+    /* perf_event_paranoid 2 lets an unprivileged process count only ring 3:
+     * a software event asked for in every ring is asked again for ring 3
+     * (the proof then shows what that still counts: page faults, but no
+     * context switch, which Linux records in the kernel). */
+    if (fd < 0 && (err == EACCES || err == EPERM) && a->type == PMU_LINUX_SOFTWARE && !a->exclude_kernel &&
+        !a->exclude_user) {
+        struct pmu_linux_attr user = *a;
+        user.exclude_kernel = true;
+        fd = open_attr(&user);
+        ring3_only = fd >= 0;
+        if (fd >= 0)
+            return (int)fd;
+    }
     if (fd >= 0)
         return (int)fd;
-    int err = errno;
     struct pmu_linux_context lc;
     perf_linux_context(c, &lc);
     pmu_linux_refusal(last_refusal, sizeof last_refusal, a, name, err, &lc);
     return -err;
+}
+
+bool perf_opened_ring3_only(void)
+{
+    return ring3_only;
 }
 
 const char *perf_refusal(void)

@@ -164,15 +164,17 @@ static bool prove_one(struct pmu_driver *d, unsigned k, struct pmu_probe *p)
         snprintf(soft_why[k], sizeof soft_why[k], "%s", perf_refusal());
         return false;
     }
+    bool user_only = perf_opened_ring3_only();
     bool read = count_least(fd, s, p);
     close(fd);
     p->ok = read && p->delta >= s->min && p->delta <= s->max;
     if (!read)
         p->status = PMU_ERR_REFUSED;
     if (!p->ok)
-        snprintf(soft_why[k], sizeof soft_why[k], "its proof failed: %s moved by %llu, expected %llu..%llu",
-                 e->name, (unsigned long long)p->delta, (unsigned long long)s->min,
-                 (unsigned long long)s->max);
+        snprintf(soft_why[k], sizeof soft_why[k], "its proof failed: %s moved by %llu, expected %llu..%llu%s",
+                 e->name, (unsigned long long)p->delta, (unsigned long long)s->min, (unsigned long long)s->max,
+                 user_only ? " (counted in ring 3 only: perf_event_paranoid forbids the kernel to this process)"
+                           : "");
     return p->ok;
 }
 
@@ -185,6 +187,8 @@ bool perf_prove_software(struct pmu_driver *d, struct pmu_verdict *v)
         proven[k] = prove_one(d, k, &v->probes[v->nprobes]);
         v->nprobes++;
         any |= proven[k];
+        if (!proven[k] && !v->software_reason)
+            v->software_reason = soft_why[k];
     }
     if (have_mask) /* the migrations' proof moved the thread: back where it was pinned */
         (void)sched_setaffinity(0, sizeof saved, &saved);

@@ -47,11 +47,10 @@ void counters_choose_events(void)
                         COUNTERS_EVENTS_MAX, word);
             break;
         }
-        if (!counters.active) {
-            const struct pmu_verdict *v = &counters.verdict;
+        bool own_word = counters.drv.ops && counters.drv.ops->unusable; /* it says why itself */
+        if (!counters.active && !own_word) {
             log_note("warn", "events", "event '%s' ignored: the counters are not in use (%s)", word,
-                     v->reason == PMU_REASON_REFUSED && counters.drv.refused ? counters.drv.refused
-                                                                             : pmu_reason_text(v->reason));
+                     pmu_reason_text(counters.verdict.reason));
             continue;
         }
         struct pmu_eventsel sel;

@@ -76,6 +76,7 @@ struct pmu_verdict {
     bool counting;        /* the general counters count: use them */
     bool fixed_counting;  /* the fixed counters count too (false when there are none) */
     bool software_counting; /* a driver's own proof (prove_more) found some of its events counting */
+    const char *software_reason; /* why the first of those events failed its proof (NULL: none failed) */
     enum pmu_reason reason;
     int fault;            /* the failure behind SAVE/PROGRAM/READ_FAULT */
     uint32_t fault_msr;

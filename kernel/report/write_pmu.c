@@ -47,7 +47,10 @@ void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_ver
                 pmu_kind_name(d->kind), d->gp_counters, d->gp_width, d->fixed_counters, d->fixed_width,
                 verdict, v->counting ? "" : ": ", v->counting ? "" : reason);
     if (d->ops && d->ops->prove_more)
-        log_text("pmu: software events %s\n", v->software_counting ? "counting (proved below)" : "not counting");
+        log_text("pmu: software events %s%s\n", v->software_counting ? "counting (proved below)" : "not counting",
+                 v->software_reason ? (v->software_counting ? "; one not proved: " : ": ") : "");
+    if (d->ops && d->ops->prove_more && v->software_reason)
+        log_text("pmu:   %s\n", v->software_reason);
     for (unsigned i = 0; i < v->nprobes; i++) {
         const struct pmu_probe *p = &v->probes[i];
         log_text("pmu:   %-18s %-36s delta %llu (expected %llu..%llu) %s\n",
@@ -74,6 +77,8 @@ void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_ver
     rec_str("reason", reason);
     if (d->ops && d->ops->prove_more)
         rec_bool("software_counting", v->software_counting);
+    if (v->software_reason)
+        rec_str("software_reason", v->software_reason);
     if (v->fault) {
         rec_hex("fault", (uint64_t)(unsigned)v->fault);
         rec_hex("fault_msr", v->fault_msr);
