@@ -201,7 +201,9 @@ def event_lines(rec):
     out = []
     for e in rec.get("events") or [] if rec.get("type") == "result" else []:
         if isinstance(e, dict):
-            count = "not counted (error " + str(e["error"]) + ")" if "error" in e else f"{e.get('per_body')} per body"
+            value = e.get("per_body")
+            value = f"{value:.2f}" if isinstance(value, (int, float)) else value
+            count = f"not counted (error {e['error']})" if "error" in e else f"{value} per body"
             out.append(f"    {e.get('event')}: {count}")
     return out
 
