@@ -81,7 +81,8 @@ void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_ver
         rec_str("software_reason", v->software_reason);
     if (v->fault) {
         rec_hex("fault", (uint64_t)(unsigned)v->fault);
-        rec_hex("fault_msr", v->fault_msr);
+        if (v->reason != PMU_REASON_REFUSED) /* an operating system's refusal touches no MSR */
+            rec_hex("fault_msr", v->fault_msr);
     }
     rec_bool("fixed_counting", v->fixed_counting);
     rec_u64("instructions", v->instructions);
