@@ -11,7 +11,6 @@
  * cap_user_rdpmc and gives a counter index, RDPMC from ring 3 (allowed by
  * /sys/bus/event_source/devices/cpu/rdpmc, which Linux reflects in that
  * bit), under the page's sequence lock; else read(2). */
-#include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
