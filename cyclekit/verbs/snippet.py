@@ -46,6 +46,7 @@ MAX_SNIPPETS = 16       # the hosted runner's module= list holds 16 files (kerne
 OPTION_WORD_MAX = 255   # the kernel reads a longer word of its command line as a problem (kernel/options/parse.c)
 LONG_REGISTER = re.compile(r"(?<![\w.])%?(r[a-d]x|r[sd]i|r[sb]p|r(?:[89]|1[0-5])[dwb]?)\b", re.I)
 TABLE_HEAD = ("body", "ticks", "cycles", "expected", "verdict", "trust")
+EVENTS_RE = re.compile(r"[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*")  # one word of the command line: events=LIST
 
 
 def add_arguments(parser):
@@ -69,6 +70,10 @@ def add_arguments(parser):
                              "mnemonic, else none; --count 1 turns that off)")
     parser.add_argument("--name", default="snippet", help="the benchmark's name (default snippet)")
     parser.add_argument("--description", default="", help="one line saying what it measures")
+    parser.add_argument("--events", metavar="E,...",
+                        help="count these events per body (the kernel's events=: the hosted runner takes "
+                             "Linux's names, e.g. page-faults,context-switches,cycles; bare metal its "
+                             "driver's, e.g. INST_RETIRED.ANY_P; raw codes 0xC0 or 0x2e:0x41 on both)")
     parser.add_argument("--options", default="", help="more kernel options (key=value ...)")
     parser.add_argument("--save", metavar="FILE", help="keep the benchmark file here")
     where = parser.add_mutually_exclusive_group()
@@ -108,6 +113,9 @@ def check_arguments(args):
                              ("--samples", args.samples, 2001), ("--count", args.count, 128)):
         if value is not None and not 1 <= value <= top:
             return f"{flag} {value}: must be 1..{top} (the kernel's own bounds)"
+    if args.events is not None and not EVENTS_RE.fullmatch(args.events):
+        return (f"--events {args.events!r}: event names or raw codes separated by commas "
+                "(letters, digits and _ . : -), nothing else")
     if args.image and media.missing_directory(args.image):
         return f"--image {args.image}: the directory {media.missing_directory(args.image)} does not exist"
     return None
@@ -251,7 +259,7 @@ def table_lines(found, run, text=None):
             lines.append((text and readable_line(text, rec, name)) or fault_text(rec))
         else:
             lines.append(line(by_name[name]))
-            lines += detail_lines(rec, marks[name])
+            lines += detail_lines(rec, marks[name]) + event_lines(rec)
     key = trust.legend([m.marks for m in marks.values() if m])
     return lines + ([key] if key else [])
 
@@ -290,13 +298,46 @@ def readable_line(text, rec, name):
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(logfile.MARK) and is_for(_load(line), name):
-            j = i
+            j, rows = i, 1 + counted_events(rec)
             while j > 0 and lines[j - 1].strip() and not lines[j - 1].startswith(logfile.MARK):
                 j -= 1
-                if rec.get("type") != "fault" or lines[j].startswith("FAULT"):
+                rows -= 1
+                if (rec.get("type") != "fault" and not rows) or lines[j].startswith("FAULT"):
                     break
             return "\n".join(lines[j:i]) or None
     return None
+
+
+def events_option(args):
+    """The kernel's events= word for --events, followed by a space ('' without it)."""
+    return f"events={args.events} " if args.events else ""
+
+
+def counted_events(rec):
+    """How many counter lines the kernel prints under a result's row (one per event it counted)."""
+    events = rec.get("events") if rec.get("type") == "result" else None
+    return sum(1 for e in events if isinstance(e, dict) and "error" not in e) if isinstance(events, list) else 0
+
+
+def event_lines(rec):
+    """The counts of a result record, one line each (where no readable line came with it)."""
+    out = []
+    for e in rec.get("events") or [] if rec.get("type") == "result" else []:
+        if isinstance(e, dict):
+            value = e.get("per_body")
+            value = f"{value:.2f}" if isinstance(value, (int, float)) else value
+            count = f"not counted (error {e['error']})" if "error" in e else f"{value} per body"
+            out.append(f"    {e.get('event')}: {count}")
+    return out
+
+
+def event_notes(records):
+    """Why an event of --events is not counted: the kernel's notes on events and its pmu verdict."""
+    out = []
+    for r in records:
+        if r.get("type") == "note" and r.get("topic") == "events":
+            out.append(f"cyclekit snippet: [{r.get('level')}] {r.get('text')}")
+    return out
 
 
 def _load(line):
@@ -307,9 +348,11 @@ def _load(line):
     return rec if isinstance(rec, dict) else {}
 
 
-def report(log_file, names, rc, as_json):
+def report(log_file, names, rc, as_json, events=None):
     log = logfile.parse_file(log_file)
     found, missing = [], False
+    for note in event_notes(log.records) if events else []:
+        print(note, file=sys.stderr)
     for name in names:
         rec = record_for(log.records, name)
         if rec is None:
@@ -338,7 +381,7 @@ def run_serial(args, files):
             records += session.identify()
             for name, data in files:
                 records.append(session.load(data))
-                records += session.run(name, args.options)
+                records += session.run(name, f"{events_option(args)}{args.options}".strip())
     except wire.WireError as e:
         records += e.records
         print(f"cyclekit snippet: the session refused: {e}", file=sys.stderr)
@@ -387,7 +430,7 @@ def save_file(args, name, data):
 
 def run_elsewhere(args, names, ckbs):
     """--hosted, --image or QEMU: the run's status."""
-    options = f"bench={','.join(names)} {args.options}".strip()
+    options = f"bench={','.join(names)} {events_option(args)}{args.options}".strip()
     modules = "module=" + ",".join(min(ckb, os.path.relpath(ckb), key=len) for ckb in ckbs)
     for word, what in ((options.split()[0], "bench="), (modules, "module=")):
         if args.hosted or what == "bench=":
@@ -419,7 +462,7 @@ def run_elsewhere(args, names, ckbs):
             cmd = launch.qemu_command(iso=iso, cmdline=options, **choices)
             rc = launch.boot(cmd, log_file, echo=False)
     print(f"cyclekit snippet: log saved to {log_file}", file=sys.stderr)
-    return report(log_file, names, rc, args.json)
+    return report(log_file, names, rc, args.json, events=args.events)
 
 
 def run(args):

@@ -163,9 +163,32 @@ static bool close_enough(int64_t a, int64_t b)
     return d <= 10 || d * 100 <= big * 5;
 }
 
+/* The thread's context switches (platform->context_switches, NULL on bare
+ * metal) between one sample's end and the next's: a sample that saw one
+ * waited for the CPU inside its timed runs. */
+static uint32_t switched;
+static bool switches_known;
+static bool switched_at[MEASURE_SAMPLES_MAX]; /* per sample, for a judgement that drops them */
+
+static void switches_next(uint32_t s, uint64_t *last)
+{
+    uint64_t now;
+    switched_at[s] = false;
+    if (!switches_known)
+        return;
+    if (!platform->context_switches(&now)) {
+        switches_known = false;
+        return;
+    }
+    switched_at[s] = now != *last;
+    switched += switched_at[s];
+    *last = now;
+}
+
 static void take_samples(const struct bench *b, const struct bench *ref, const struct plan *pl,
                          uint32_t size, uint32_t ref_size, uint32_t n)
 {
+    uint64_t switches = 0;
     uint32_t u = pl->unroll;
     for (uint32_t w = 0; w < pl->warmup; w++) {
         run_copies(b, 0, size);
@@ -177,6 +200,8 @@ static void take_samples(const struct bench *b, const struct bench *ref, const s
         }
     }
     aperf_start();
+    switched = 0;
+    switches_known = platform && platform->context_switches && platform->context_switches(&switches);
     /* Interleaved, so a slow drift (the core's clock) affects all alike. */
     for (uint32_t s = 0; s < n && !damage.vector; s++) {
         t_empty[s] = run_copies(b, 0, size);
@@ -190,6 +215,7 @@ static void take_samples(const struct bench *b, const struct bench *ref, const s
             ref_u[s] = run_copies(ref, u, ref_size);
             ref_2u[s] = run_copies(ref, 2 * u, ref_size);
         }
+        switches_next(s, &switches);
     }
 }
 
@@ -371,6 +397,9 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         if (ref)
             m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
         analyse(m, m->samples, iters);
+        m->switches_known = switches_known;
+        m->switched = switched;
+        m->switched_at = switches_known ? switched_at : NULL;
         aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
         if (m->stable || m->reruns == 1 || damage.vector)
             break;

@@ -41,6 +41,9 @@ struct measurement {
     uint32_t reruns;
     bool smi_known;              /* MSR_SMI_COUNT read before and after */
     uint64_t smis;               /* SMIs during the measurement (disturbed when > 0) */
+    bool switches_known;         /* platform->context_switches was read around every sample */
+    uint32_t switched;           /* samples during which the thread was switched out (disturbed when > 0) */
+    const bool *switched_at;     /* which ones (per sample; NULL when not known) */
     /* The reference (the dependent ADD chain, 1 cycle a body) timed in the
      * same sample loop: median of its t(2U) - t(U), x100. 0 when not taken. */
     uint64_t ref_median_x100;

@@ -52,6 +52,12 @@ bool hosted_apic_of(int linux_cpu, uint32_t *apic_id);
  * CPU it is pinned to (-1: not pinned). */
 void hosted_pin_to_current_cpu(void);
 int hosted_pinned_cpu(void);
+/* perf_events.c: struct platform's pmu_bind (Linux perf events as a
+ * PMU_LINUX driver); switches.c: its context_switches. */
+struct pmu_driver;
+struct cpu_info;
+bool hosted_perf_bind(struct pmu_driver *d, const struct cpu_info *c, const char **why);
+bool hosted_context_switches(uint64_t *count);
 /* smp.c: struct platform's smp_start, smp_call and smp_wait. */
 void hosted_smp_start(const struct smp_request *req, struct smp_info *out);
 bool hosted_smp_call(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg);

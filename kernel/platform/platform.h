@@ -20,6 +20,9 @@
 /* Named here, defined by the rooms that use them (the contract includes
  * nothing above it): CPU identification's probe (cpu/cpu.h). */
 struct cpu_probe_ops;
+/* ... and the performance counters (pmu/pmu.h, cpu/cpu.h). */
+struct pmu_driver;
+struct cpu_info;
 
 /* What the platform knows about the machine, for the "platform" record and
  * the readable lines under the banner. The two platforms describe different
@@ -111,6 +114,17 @@ struct platform {
     void (*out)(enum out_channel channel, const char *text, size_t len);
     /* MSR access: RDMSR/WRMSR through the exception table, or refused. */
     const struct msr_ops *msr;
+    /* Counters the operating system lends (the hosted runner: Linux's
+     * perf_event_open(2), kernel/hosted/perf_events.c): binds *d to them
+     * (*why: a sentence); false: none. NULL: the CPU's own counters through
+     * msr (bare metal). The driver is proved like any other. */
+    bool (*pmu_bind)(struct pmu_driver *d, const struct cpu_info *c, const char **why);
+    /* The calling thread's context switches so far (the hosted runner:
+     * getrusage(RUSAGE_THREAD), voluntary and involuntary), read between
+     * samples so that a sample the scheduler interrupted is counted as
+     * disturbed; false when it cannot be read. NULL where nothing switches
+     * the harness out (bare metal). */
+    bool (*context_switches)(uint64_t *count);
     /* What CPU identification executes: the EFLAGS tests, the x87 test, CPUID. */
     const struct cpu_probe_ops *cpu_ops;
     /* Gathers what the platform knows about the machine (may map memory). */

@@ -22,9 +22,24 @@ static void proof_loop(void *arg, unsigned times)
                      : "cc");
 }
 
-static void parse_events(void)
+/* Why sel may not be counted though the driver knows it (NULL: it may),
+ * in the driver's own words (a Linux event whose proof failed). */
+static const char *unusable_event(const struct pmu_eventsel *sel)
 {
+    const struct pmu_driver *d = &counters.drv;
+    if (d->ops && d->ops->unusable)
+        return d->ops->unusable(d, sel);
+    return NULL;
+}
+
+void counters_choose_events(void)
+{
+    static char parsed[sizeof settings.events];
     char word[48];
+    if (counters.chose_once && kstrcmp(parsed, settings.events) == 0)
+        return; /* the same list again (a session's request): chosen, its problems noted */
+    counters.chose_once = true;
+    kstrlcpy(parsed, settings.events, sizeof parsed);
     counters.nchosen = 0;
     for (const char *p = settings.events; (p = kword(p, ",", word, sizeof word)) != NULL;) {
         if (counters.nchosen == COUNTERS_EVENTS_MAX) {
@@ -32,9 +47,10 @@ static void parse_events(void)
                         COUNTERS_EVENTS_MAX, word);
             break;
         }
-        if (!counters.active) {
+        bool own_word = counters.drv.ops && counters.drv.ops->unusable; /* it says why itself */
+        if (!counters.active && !own_word) {
             log_note("warn", "events", "event '%s' ignored: the counters are not in use (%s)", word,
-                        pmu_reason_text(counters.verdict.reason));
+                     pmu_reason_text(counters.verdict.reason));
             continue;
         }
         struct pmu_eventsel sel;
@@ -43,17 +59,24 @@ static void parse_events(void)
                         word, counters.drv.name);
             continue;
         }
+        const char *unusable = unusable_event(&sel);
+        if (unusable) {
+            log_note("warn", "events", "event '%s' ignored: %s", word, unusable);
+            continue;
+        }
         counters.chosen[counters.nchosen++] = sel;
     }
 }
 
-void counters_prove(const struct cpu_info *c, const struct msr_ops *msr)
+void counters_prove(const struct cpu_info *c, const struct msr_ops *msr, counters_os_bind os_bind)
 {
     kmemset(&counters, 0, sizeof counters);
-    enum pmu_kind kind = pmu_select(c, &counters.why);
-    pmu_bind(&counters.drv, kind, c, msr);
+    if (!os_bind || !os_bind(&counters.drv, c, &counters.why)) {
+        enum pmu_kind kind = pmu_select(c, &counters.why);
+        pmu_bind(&counters.drv, kind, c, msr);
+    }
     struct pmu_workload w = { proof_loop, NULL, 2 * PROOF_ITERATIONS, PROOF_ITERATIONS };
-    counters.active = pmu_prove(&counters.drv, &w, &counters.verdict);
+    counters.active = pmu_prove(&counters.drv, &w, &counters.verdict) || counters.verdict.software_counting;
 }
 
 /* Core cycles from the fixed counter when it was proved (the general
@@ -62,7 +85,7 @@ static void take_cycles(void)
 {
     const struct pmu_driver *d = &counters.drv;
     const struct pmu_proof_slot *cyc = &d->proof[PMU_PROOF_CYCLES];
-    if (!counters.active)
+    if (!counters.verdict.counting) /* the general counters' proof, not a software event's */
         return;
     if (d->fixed_events && ((d->fixed_proven >> 1) & 1)) {
         counters.cycles = true;
@@ -76,7 +99,7 @@ static void take_cycles(void)
 void counters_take(void)
 {
     take_cycles();
-    parse_events();
+    counters_choose_events();
     /* From here on the harness owns the counters: saved now, restored at the end. */
     if (counters.active && pmu_save(&counters.drv) != 0) {
         log_note("warn", "pmu", "saving the PMU MSRs failed; counters not used");

@@ -12,7 +12,7 @@
 #define COUNTERS_EVENTS_MAX 16
 
 struct counters {
-    bool active;                  /* the driver proved it counts */
+    bool active;                  /* the driver proved it counts (some of its events, PMU_LINUX) */
     const char *why;              /* why this driver (or none) */
     struct pmu_driver drv;
     struct pmu_verdict verdict;
@@ -20,15 +20,25 @@ struct counters {
     struct pmu_eventsel cycles_sel;
     struct pmu_eventsel chosen[COUNTERS_EVENTS_MAX]; /* from events= */
     unsigned nchosen;
+    bool chose_once;              /* events= was parsed since the proof */
 };
 
 extern struct counters counters;
 
-/* Select, bind and prove the driver (workload: a loop of known length). */
-void counters_prove(const struct cpu_info *c, const struct msr_ops *msr);
+/* Binds *d to the counters an operating system lends (platform.h's
+ * pmu_bind: the hosted runner's Linux perf events); false: none. */
+typedef bool (*counters_os_bind)(struct pmu_driver *d, const struct cpu_info *c, const char **why);
+
+/* Select, bind and prove the driver (workload: a loop of known length):
+ * os_bind's when given, else the CPU's own counters through msr. */
+void counters_prove(const struct cpu_info *c, const struct msr_ops *msr, counters_os_bind os_bind);
 /* After the proof was reported: take the counters for the run (the cycle
  * event, events=, save every PMU MSR). */
 void counters_take(void);
+
+/* events= to counters.chosen (counters_take does it; a serve session's run
+ * request again, with the request's options), each problem noted once per list. */
+void counters_choose_events(void);
 
 /* One pass of the counter loop (harness/count.c): places as many of the
  * events not yet done as there are counters that may count them;

@@ -26,7 +26,10 @@
 #include "cpu/cpu.h"
 #include "platform/msr.h"
 
-enum pmu_kind { PMU_NONE, PMU_P5, PMU_P6, PMU_ARCH, PMU_AMD };
+/* PMU_LINUX: the counters as Linux lends them to a process (perf_event_open(2),
+ * the hosted runner's driver, kernel/hosted/perf_events.c): no MSR, one file
+ * descriptor per counter, hardware and software events (pmu_linux.c). */
+enum pmu_kind { PMU_NONE, PMU_P5, PMU_P6, PMU_ARCH, PMU_AMD, PMU_LINUX };
 
 #define PMU_MAX_GP 8
 #define PMU_MAX_FIXED 4
@@ -42,6 +45,7 @@ enum pmu_kind { PMU_NONE, PMU_P5, PMU_P6, PMU_ARCH, PMU_AMD };
 #define PMU_ERR_PARSE 0x404     /* event text neither a known name nor a raw code */
 #define PMU_ERR_KIND 0x405      /* no driver for this kind */
 #define PMU_ERR_COLD 0x406      /* not counted: a cold benchmark runs its body once, untimed passes cannot repeat it */
+#define PMU_ERR_REFUSED 0x407   /* the operating system refused the event (struct pmu_driver.refused says why) */
 
 /* Qualifiers of a request (struct pmu_eventsel.flags). With neither OS nor
  * USR, both are meant. */
@@ -89,6 +93,7 @@ struct pmu_saved_msr {
 };
 
 struct pmu_driver;
+struct pmu_verdict; /* pmu_prove.h */
 struct pmu_driver_ops {
     int (*program)(struct pmu_driver *d, unsigned counter, const struct pmu_eventsel *ev);
     int (*read)(struct pmu_driver *d, unsigned counter, uint64_t *value);
@@ -98,6 +103,13 @@ struct pmu_driver_ops {
     unsigned (*list_msrs)(const struct pmu_driver *d, struct pmu_saved_msr *out, unsigned max);
     /* Whether the saved control values had this counter counting. */
     bool (*saved_counting)(const struct pmu_driver *d, unsigned counter);
+    /* Optional (NULL: none). A driver with events the loop of pmu_prove()
+     * cannot prove (Linux's software events: page faults, context switches)
+     * proves them its own way after it, adding its probes to *v. */
+    void (*prove_more)(struct pmu_driver *d, struct pmu_verdict *v);
+    /* Optional: NULL when ev may be counted, else why not (an event whose
+     * proof failed or that was never proved). */
+    const char *(*unusable)(const struct pmu_driver *d, const struct pmu_eventsel *ev);
 };
 
 /* The events pmu_prove() programs: which counter and what. */
@@ -118,6 +130,9 @@ struct pmu_driver {
     unsigned nevents;
     const struct pmu_event *fixed_events; /* what fixed counter i counts */
     bool has_rdpmc;            /* RDPMC exists (P55C, P6 and later) */
+    const char *reads;         /* how pmu_read() reads a counter (NULL: "rdmsr") */
+    const char *refused;       /* the operating system's refusal of the last event it refused, in
+                                  its words ("perf_event_open(...): ENOENT: ..."); NULL: none */
     const struct pmu_driver_ops *ops;
     const struct msr_ops *msr;
     const struct cpu_info *cpu;
@@ -235,6 +250,10 @@ extern const unsigned pmu_events_arch_count;
 extern const struct pmu_event pmu_events_arch_fixed[]; /* fixed counters 0..3 */
 extern const struct pmu_event pmu_events_amd[];
 extern const unsigned pmu_events_amd_count;
+/* Linux's generic events (pmu_linux.c): code = the event's config, umask =
+ * its perf type (PMU_LINUX_HARDWARE or PMU_LINUX_SOFTWARE). */
+extern const struct pmu_event pmu_events_linux[];
+extern const unsigned pmu_events_linux_count;
 
 /* Per-family binding (pmu_p5.c ...), called by pmu_bind(). */
 void pmu_p5_bind(struct pmu_driver *d);

@@ -14,6 +14,7 @@ const char *pmu_reason_text(enum pmu_reason r)
     case PMU_REASON_READS_ZERO: return "counters read zero";
     case PMU_REASON_NO_MOVE: return "counter does not move";
     case PMU_REASON_OUT_OF_WINDOW: return "counter moved by an implausible amount";
+    case PMU_REASON_REFUSED: return "the operating system refused the event";
     }
     return "?";
 }
@@ -27,6 +28,10 @@ const char *pmu_proof_slot_name(int slot)
     case PMU_PROOF_FIXED_INSN: return "fixed instructions";
     case PMU_PROOF_FIXED_CYCLES: return "fixed cycles";
     case PMU_PROOF_FIXED_REF: return "fixed ref cycles";
+    case PMU_PROOF_SW_TASK_CLOCK: return "task clock";
+    case PMU_PROOF_SW_CONTEXT_SWITCHES: return "context switches";
+    case PMU_PROOF_SW_PAGE_FAULTS: return "page faults";
+    case PMU_PROOF_SW_CPU_MIGRATIONS: return "cpu migrations";
     default: return "?";
     }
 }
@@ -140,7 +145,8 @@ static bool program_probes(struct pmu_driver *d, struct pmu_verdict *v)
             p->fault_msr = d->last_msr;
             if (is_fixed_slot(p->slot))
                 continue;
-            fail(v, PMU_REASON_PROGRAM_FAULT, p->status, p->fault_msr);
+            fail(v, p->status == PMU_ERR_REFUSED ? PMU_REASON_REFUSED : PMU_REASON_PROGRAM_FAULT, p->status,
+                 p->fault_msr);
             programmed = false;
         }
     }
@@ -221,7 +227,7 @@ bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_ve
     v->instructions = w->instructions;
     v->branches = w->branches;
     v->restore_status = PMU_ERR_NOT_SAVED;
-    v->reads = "rdmsr"; /* pmu_read(): every driver reads its counters with RDMSR */
+    v->reads = d->reads ? d->reads : "rdmsr"; /* the MSR drivers read their counters with RDMSR */
     d->fixed_proven = 0;
     if (d->kind == PMU_NONE) {
         v->reason = PMU_REASON_NO_DRIVER;
@@ -246,5 +252,7 @@ bool pmu_prove(struct pmu_driver *d, const struct pmu_workload *w, struct pmu_ve
     }
     v->restore_status = pmu_restore(d);
     v->restore_bad = pmu_verify_restore(d, &v->restore);
+    if (d->ops->prove_more)
+        d->ops->prove_more(d, v);
     return v->counting;
 }

@@ -33,7 +33,14 @@ enum pmu_reason {
     PMU_REASON_READS_ZERO,     /* every counter reads 0 before and after the last run (QEMU TCG) */
     PMU_REASON_NO_MOVE,        /* a counter did not move at all, at either length */
     PMU_REASON_OUT_OF_WINDOW,  /* a counter moved by an implausible amount */
+    PMU_REASON_REFUSED,        /* the operating system refused the event (struct pmu_driver.refused) */
 };
+
+/* The probes of a driver's own proof (prove_more, pmu.h), after the slots
+ * pmu_prove() programs: Linux's software events, each proved by what
+ * provokes it a known number of times. */
+enum { PMU_PROOF_SW_TASK_CLOCK = PMU_PROOF_SLOTS, PMU_PROOF_SW_CONTEXT_SWITCHES, PMU_PROOF_SW_PAGE_FAULTS,
+       PMU_PROOF_SW_CPU_MIGRATIONS, PMU_PROOF_ALL };
 
 /* The acceptance windows of the difference (twice over minus once). The
  * reads cancel, so instructions are [N, N + N/16] and branches [B, B + B/16]
@@ -64,16 +71,18 @@ struct pmu_probe {
     bool ok;
 };
 
-#define PMU_PROVE_MAX PMU_PROOF_SLOTS
+#define PMU_PROVE_MAX PMU_PROOF_ALL
 struct pmu_verdict {
     bool counting;        /* the general counters count: use them */
     bool fixed_counting;  /* the fixed counters count too (false when there are none) */
+    bool software_counting; /* a driver's own proof (prove_more) found some of its events counting */
+    const char *software_reason; /* why the first of those events failed its proof (NULL: none failed) */
     enum pmu_reason reason;
     int fault;            /* the failure behind SAVE/PROGRAM/READ_FAULT */
     uint32_t fault_msr;
     uint64_t instructions, branches; /* what the workload declared */
     unsigned rounds;      /* runs of each length (PMU_PROVE_ROUNDS) */
-    const char *reads;    /* how the counters were read: "rdmsr" */
+    const char *reads;    /* how the counters were read: "rdmsr", "read(2)" ... */
     unsigned nprobes;
     struct pmu_probe probes[PMU_PROVE_MAX];
     int restore_status;   /* pmu_restore() result (PMU_ERR_NOT_SAVED when nothing was saved) */

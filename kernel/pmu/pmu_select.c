@@ -75,6 +75,7 @@ const char *pmu_kind_name(enum pmu_kind kind)
     case PMU_P6: return "p6";
     case PMU_ARCH: return "intel-arch";
     case PMU_AMD: return "amd";
+    case PMU_LINUX: return "linux";
     default: return "none";
     }
 }

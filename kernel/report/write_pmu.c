@@ -41,9 +41,16 @@ static void evidence(const struct pmu_probe *p)
 void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_verdict *v)
 {
     const char *verdict = v->counting ? "counting" : "not counting";
+    /* An operating system's refusal in its own words (errno and why). */
+    const char *reason = v->reason == PMU_REASON_REFUSED && d->refused ? d->refused : pmu_reason_text(v->reason);
     log_text("pmu: %s (%s), %u x %u-bit general, %u x %u-bit fixed: %s%s%s\n", d->name,
                 pmu_kind_name(d->kind), d->gp_counters, d->gp_width, d->fixed_counters, d->fixed_width,
-                verdict, v->counting ? "" : ": ", v->counting ? "" : pmu_reason_text(v->reason));
+                verdict, v->counting ? "" : ": ", v->counting ? "" : reason);
+    if (d->ops && d->ops->prove_more)
+        log_text("pmu: software events %s%s\n", v->software_counting ? "counting (proved below)" : "not counting",
+                 v->software_reason ? (v->software_counting ? "; one not proved: " : ": ") : "");
+    if (d->ops && d->ops->prove_more && v->software_reason)
+        log_text("pmu:   %s\n", v->software_reason);
     for (unsigned i = 0; i < v->nprobes; i++) {
         const struct pmu_probe *p = &v->probes[i];
         log_text("pmu:   %-18s %-36s delta %llu (expected %llu..%llu) %s\n",
@@ -67,10 +74,15 @@ void write_pmu(const struct pmu_driver *d, const char *why, const struct pmu_ver
     rec_bool("rdpmc", d->has_rdpmc);
     rec_u64("events", d->nevents);
     rec_str("verdict", verdict);
-    rec_str("reason", pmu_reason_text(v->reason));
+    rec_str("reason", reason);
+    if (d->ops && d->ops->prove_more)
+        rec_bool("software_counting", v->software_counting);
+    if (v->software_reason)
+        rec_str("software_reason", v->software_reason);
     if (v->fault) {
         rec_hex("fault", (uint64_t)(unsigned)v->fault);
-        rec_hex("fault_msr", v->fault_msr);
+        if (v->reason != PMU_REASON_REFUSED) /* an operating system's refusal touches no MSR */
+            rec_hex("fault_msr", v->fault_msr);
     }
     rec_bool("fixed_counting", v->fixed_counting);
     rec_u64("instructions", v->instructions);

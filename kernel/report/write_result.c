@@ -165,6 +165,8 @@ static void record(const struct result *r)
         rec_u64("smi", m->smis);
     else
         rec_null("smi");
+    if (m->switches_known) /* the hosted runner: samples the scheduler interrupted */
+        rec_u64("switched", m->switched);
     expectation(r);
     rec_str("verdict", r->verdict);
     if (r->memory)

@@ -43,7 +43,7 @@ bool suite_selects(const char *name)
 static void init_counters(void *arg)
 {
     (void)arg;
-    counters_prove(cpu, platform->msr);
+    counters_prove(cpu, platform->msr, platform->pmu_bind);
     write_pmu(&counters.drv, counters.why, &counters.verdict);
     counters_take();
 }

@@ -18,6 +18,7 @@
 #include "report/write.h"
 #include "options/option.h"
 #include "options/settings.h"
+#include "pmu/counters.h"
 #include "run/suite.h"
 
 static int session_status;
@@ -59,6 +60,8 @@ static void request_run(const struct platform *p, const char *args)
     ksnprintf(words, sizeof words, "bench=%s %s", glob, rest);
     options_parse(words);
     options_report_problems();
+    if (settings.pmu)
+        counters_choose_events(); /* the request's events= (snippet --events over serial) */
     unsigned ran = 0;
     int status = suite_run_selected(p, &ran);
     if (!ran) {
