@@ -9,6 +9,8 @@
 /* quick= shortens the default only: an explicit samples= still counts. */
 #define SAMPLES_DEFAULT 201
 #define SAMPLES_QUICK 31
+/* loops= at its default (options/settings.c) leaves L to the harness. */
+#define LOOPS_DEFAULT 100
 
 void plan_build(const struct bench *b, const struct settings *s, struct plan *pl)
 {
@@ -20,6 +22,7 @@ void plan_build(const struct bench *b, const struct settings *s, struct plan *pl
     pl->unroll = b->unroll ? b->unroll : s->unroll;
     pl->loops = b->loops ? b->loops : s->loops;
     pl->loops_declared = b->loops != 0;
+    pl->loops_grow = !pl->loops_declared && s->loops == LOOPS_DEFAULT;
     pl->samples = b->samples ? b->samples : samples;
     if (pl->samples > MEASURE_SAMPLES_MAX)
         pl->samples = MEASURE_SAMPLES_MAX;

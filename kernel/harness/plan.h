@@ -16,7 +16,10 @@
 struct plan {
     uint32_t unroll;          /* U: copies of the body per loop iteration */
     uint32_t loops;           /* L: loop iterations per sample */
-    bool loops_declared;      /* the benchmark set L: a PIT timer does not grow it */
+    bool loops_declared;      /* the benchmark set L */
+    /* L may grow until a sample is long enough for its time base
+     * (measure.c): neither the benchmark nor loops= chose it. */
+    bool loops_grow;
     uint32_t samples;         /* S (quick= applied, at most MEASURE_SAMPLES_MAX) */
     uint32_t warmup;          /* warm-up runs before sampling */
     bool cold;                /* the first execution only */

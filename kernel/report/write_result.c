@@ -3,6 +3,8 @@
  * event sweep still writes its readable lines here (its text needs each
  * event's description, which the record does not carry). */
 #include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "stats/stats_verdict.h"
 #include "harness/plan.h"
 #include "options/settings.h"
 #include "record/log.h"
@@ -121,6 +123,55 @@ static void memory(const struct result *r)
     }
 }
 
+/* Every flag raised: the statistics' (stats_verdict.h) in their order,
+ * then the platform's. */
+static void flags(const struct result *r)
+{
+    rec_arr_open("flags");
+    for (unsigned i = 0; i < STATS_FLAG_COUNT; i++)
+        if (r->judge->flags & (1u << i))
+            rec_str(NULL, stats_flag_name(1u << i));
+    if (!r->trusted)
+        rec_str(NULL, "untrusted-timer");
+    if (r->disturbed)
+        rec_str(NULL, "disturbed");
+    rec_arr_close();
+}
+
+/* The modes (two or more) and the cost per copy at U, 2U and 4U, per body. */
+static void modes_and_linearity(const struct result *r)
+{
+    const struct measurement *m = r->m;
+    if (m->modes.count >= 2) {
+        rec_arr_open("modes");
+        for (unsigned i = 0; i < m->modes.count; i++) {
+            rec_obj_open(NULL);
+            rec_fixed("ticks", (int64_t)stats_div_round(m->modes.mode[i].value_x100, r->iters), 2);
+            rec_u64("count", m->modes.mode[i].count);
+            rec_obj_close();
+        }
+        rec_arr_close();
+    }
+    if (m->lin.have) {
+        rec_obj_open("linearity");
+        rec_fixed("u", m->lin.u_x100, 2);
+        rec_fixed("2u", m->lin.u2_x100, 2);
+        rec_fixed("4u", m->lin.u4_x100, 2);
+        rec_obj_close();
+    }
+}
+
+/* How far the result can be trusted (docs/log-format.md, "Trust"). */
+static void judgement(const struct result *r)
+{
+    rec_bool("stable", r->m->stable);
+    rec_str("judgement", stats_verdict_name(r->judge->verdict));
+    flags(r);
+    rec_str("reason", r->judge->reason);
+    rec_str("marks", r->marks);
+    modes_and_linearity(r);
+}
+
 static void record(const struct result *r)
 {
     const struct measurement *m = r->m;
@@ -153,7 +204,7 @@ static void record(const struct result *r)
     rec_str("time_unit", r->time_unit);
     stats_object("stats", &r->per_body);
     rec_u64("negative", m->negative);
-    rec_bool("stable", m->stable);
+    judgement(r);
     rec_u64("reruns", m->reruns);
     if (m->avx_warmup) {
         rec_u64("warmups", m->warmups);
@@ -180,6 +231,7 @@ static void record(const struct result *r)
 void write_result(const struct result *r)
 {
     record(r);
+    log_tally_result(kstrcmp(r->marks, "ok") != 0, !r->trusted);
     if (settings.raw)
         raw_samples(r->m);
 }
