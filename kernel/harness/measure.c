@@ -218,12 +218,14 @@ static void take_samples(const struct sampling *sp, const struct plan *pl, uint3
     }
 }
 
+/* Median of b - a (clamped at 0), x100; in scratch, so the body's
+ * differences in diffs[] stay for the judgement. */
 static uint64_t median_of_differences(const uint64_t *a, const uint64_t *b, uint32_t n)
 {
     for (uint32_t s = 0; s < n; s++)
-        diffs[s] = b[s] > a[s] ? b[s] - a[s] : 0;
+        scratch[s] = b[s] > a[s] ? b[s] - a[s] : 0;
     struct stats st;
-    stats_compute(diffs, n, scratch, &st);
+    stats_compute(scratch, n, scratch, &st);
     return st.median_x100;
 }
 

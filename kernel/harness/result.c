@@ -151,7 +151,6 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
     if (r->expect)
         r->tolerance_x100 = expect_tolerance(r->expect);
     r->verdict = verdict(r);
-    r->judge = &m->judge;
     r->disturbed = disturbed(m);
     result_marks(&m->judge, r->trusted, r->disturbed, r->marks);
     if (settings.hist && !m->cold)

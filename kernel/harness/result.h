@@ -56,8 +56,7 @@ struct result {
     int64_t ns_x100;
     const char *time_unit;        /* "tsc" or "pit/1000" */
     bool trusted;
-    /* The judgement (measurement's) and what the row shows for it. */
-    const struct stats_judgement *judge;
+    /* What the row shows for the measurement's judgement (m->judge). */
     bool disturbed;               /* flag "disturbed": SMIs during the samples */
     char marks[RESULT_MARKS_MAX];
     struct result_stats per_body;

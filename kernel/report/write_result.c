@@ -129,7 +129,7 @@ static void flags(const struct result *r)
 {
     rec_arr_open("flags");
     for (unsigned i = 0; i < STATS_FLAG_COUNT; i++)
-        if (r->judge->flags & (1u << i))
+        if (r->m->judge.flags & (1u << i))
             rec_str(NULL, stats_flag_name(1u << i));
     if (!r->trusted)
         rec_str(NULL, "untrusted-timer");
@@ -161,14 +161,20 @@ static void modes_and_linearity(const struct result *r)
     }
 }
 
-/* How far the result can be trusted (docs/log-format.md, "Trust"). */
+/* How far the result can be trusted (docs/log-format.md, "Trust"). A
+ * result built without marks (a test's) gets them from its judgement. */
 static void judgement(const struct result *r)
 {
+    char marks[RESULT_MARKS_MAX];
+    if (r->marks[0])
+        kstrlcpy(marks, r->marks, sizeof marks);
+    else
+        result_marks(&r->m->judge, r->trusted, r->disturbed, marks);
     rec_bool("stable", r->m->stable);
-    rec_str("judgement", stats_verdict_name(r->judge->verdict));
+    rec_str("judgement", stats_verdict_name(r->m->judge.verdict));
     flags(r);
-    rec_str("reason", r->judge->reason);
-    rec_str("marks", r->marks);
+    rec_str("reason", r->m->judge.reason);
+    rec_str("marks", marks);
     modes_and_linearity(r);
 }
 
@@ -231,7 +237,7 @@ static void record(const struct result *r)
 void write_result(const struct result *r)
 {
     record(r);
-    log_tally_result(kstrcmp(r->marks, "ok") != 0, !r->trusted);
+    log_tally_result(r->m->judge.verdict != STATS_VERDICT_STABLE || !r->trusted || r->disturbed, !r->trusted);
     if (settings.raw)
         raw_samples(r->m);
 }
@@ -248,7 +254,9 @@ void write_results_heading(const struct plan *pl)
 {
     log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
              "U=%u L=%u S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops, (unsigned)pl->samples);
-    log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
+    log_text("  %-31s %8s %9s %-5s %-17s %s\n", "benchmark", "ticks", "cycles", "marks", "expected", "verdict");
+    log_text("  marks: ok stable on a trusted timer | U untrusted timer | ? not judged | S unstable\n"
+             "         N negative differences | M modes or non-linear | D disturbed\n");
 }
 
 void write_sweep(const struct event_sweep *s)
