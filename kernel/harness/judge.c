@@ -56,8 +56,6 @@ static void judge_linearity(const struct judge_samples *js, uint64_t *scratch, s
 {
     struct measure_linearity *lin = &m->lin;
     uint64_t iters = (uint64_t)m->unroll * m->loops;
-    lin->u_x100 = m->empty_x100;
-    lin->u2_x100 = m->value_x100;
     if (js->n4 < STATS_ENSEMBLE_MIN)
         return;
     uint64_t *d4 = scratch + MEASURE_SAMPLES_MAX;
@@ -102,8 +100,14 @@ void judge_measurement(const struct judge_samples *js, uint64_t *scratch, struct
     struct stats_tolerance tol = ensemble_tolerance(iters);
     stats_judge_ensembles(js->diffs, js->n, MEASURE_ENSEMBLES, &tol, iters, scratch, NULL, j);
     judge_length(js, scratch, m);
-    judge_modes(js, iters, scratch, m);
-    judge_linearity(js, scratch, m);
+    /* Too few or too short samples have clusters of rounding, not of the
+     * body (one sample is a 10 % "mode" of 8): no modes, no linearity. */
+    m->lin.u_x100 = m->empty_x100;
+    m->lin.u2_x100 = m->value_x100;
+    if (!(j->flags & (STATS_FLAG_FEW | STATS_FLAG_SHORT))) {
+        judge_modes(js, iters, scratch, m);
+        judge_linearity(js, scratch, m);
+    }
     judge_reference(js, m);
     m->stable = j->verdict == STATS_VERDICT_STABLE;
 }
