@@ -356,7 +356,10 @@ static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m
 }
 
 /* S samples, judged; one rerun when the judgement is "unstable" (a
- * transient disturbance), whose modes are then judged with the first run's. */
+ * transient disturbance), whose modes are then judged with the first run's.
+ * Not on a timer found untrustworthy (an emulator's clock follows the
+ * host, not the body): a second run cannot make it the CPU's time, and it
+ * would double the suite's time under QEMU's TCG. */
 static void sample_and_judge(const struct bench *b, const struct bench *ref, const struct plan *pl,
                              uint32_t size, struct measurement *m)
 {
@@ -379,7 +382,8 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
         analyse(m, m->samples, iters);
         judge(m, m->samples, n4, m->reruns > 0);
         aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
-        if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector)
+        if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector ||
+            (trust.checked && !trust.trusted))
             break;
         for (uint32_t s = 0; s < m->samples; s++)
             prior[s] = diffs[s];

@@ -37,6 +37,7 @@ void trust_check(const struct plan *pl, const struct bench_ctx *ctx)
     long long per1000 = trust.add_ticks_x100 * 10; /* ticks for 1000 ADDs */
     trust.cycles_exact = cpu_fact(cpu, CPU_TSC_CORE_CLOCK) && timer.mode != READ_PIT;
 
+    trust.checked = true;
     trust.short_why = tcg ? "emulator" : !trust.add_known ? "no reference"
                     : !plausible ? (hypervisor ? "hypervisor" : "implausible reference") : NULL;
     if (tcg) {

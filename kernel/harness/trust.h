@@ -13,6 +13,7 @@
 extern const struct bench trust_reference;
 
 struct trust {
+    bool checked;             /* trust_check ran: trusted is its verdict */
     bool trusted;
     char why[200];
     const char *short_why;    /* a few words for the closing line ("emulator"); NULL when trusted */
