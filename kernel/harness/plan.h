@@ -18,7 +18,7 @@ struct plan {
     uint32_t loops;           /* L: loop iterations per sample */
     bool loops_declared;      /* the benchmark set L */
     /* L may grow until a sample is long enough for its time base
-     * (measure.c): neither the benchmark nor loops= chose it. */
+     * (measure.c): neither the benchmark nor loops= chose it (loops=auto). */
     bool loops_grow;
     uint32_t samples;         /* S (quick= applied, at most MEASURE_SAMPLES_MAX) */
     uint32_t warmup;          /* warm-up runs before sampling */
