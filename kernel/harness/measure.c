@@ -7,7 +7,6 @@
 #include "measure.h"
 #include "plan.h"
 #include "timer.h"
-#include "trust.h"
 #include "stats/stats_wide.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
@@ -270,12 +269,12 @@ static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
 /* One step of the time base in its own ticks: the PIT's are scaled. */
 static uint64_t resolution(void) { return timer.mode == READ_PIT ? PIT_SCALE : 1; }
 
-static void judge(struct measurement *m, uint32_t n, uint32_t n4, bool rerun)
+static void judge(struct measurement *m, const struct plan *pl, uint32_t n, uint32_t n4, bool rerun)
 {
     struct judge_samples js = {
         .t_empty = t_empty, .t_u = t_u, .t_2u = t_2u, .t_4u = t_4u, .diffs = diffs, .n = n, .n4 = n4,
         .prior = rerun ? prior : NULL, .prior_n = rerun ? n : 0, .resolution = resolution(),
-        .startup_x100 = trust.add_known ? trust.add_ticks_x100 : 0,
+        .startup_x100 = pl->ref_startup_x100,
     };
     judge_measurement(&js, scratch, m);
 }
@@ -369,7 +368,7 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
         ref = NULL;
     struct sampling sp = {
         .b = b, .ref = ref, .size = size, .ref_size = ref ? (uint32_t)ref_copy : 0,
-        .ref_loops = trust.ref_loops ? trust.ref_loops : MEASURE_REF_LOOPS,
+        .ref_loops = pl->ref_loops ? pl->ref_loops : MEASURE_REF_LOOPS,
         .four = 4 * m->unroll <= CK_MAX_COPIES,
     };
     uint32_t n4 = sp.four ? (m->samples + MEASURE_4U_EVERY - 1) / MEASURE_4U_EVERY : 0;
@@ -380,10 +379,9 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
             m->ref_iters = (uint64_t)MEASURE_REF_UNROLL * sp.ref_loops;
         }
         analyse(m, m->samples, iters);
-        judge(m, m->samples, n4, m->reruns > 0);
+        judge(m, pl, m->samples, n4, m->reruns > 0);
         aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
-        if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector ||
-            (trust.checked && !trust.trusted))
+        if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector || !pl->rerun)
             break;
         for (uint32_t s = 0; s < m->samples; s++)
             prior[s] = diffs[s];

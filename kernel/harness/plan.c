@@ -30,6 +30,9 @@ void plan_build(const struct bench *b, const struct settings *s, struct plan *pl
     pl->warmup = s->warmup;
     pl->cold = s->cold || b->cold;
     pl->event_samples = PLAN_EVENT_SAMPLES;
+    pl->ref_loops = trust.ref_loops ? trust.ref_loops : MEASURE_REF_LOOPS;
+    pl->ref_startup_x100 = trust.add_known ? trust.add_ticks_x100 : 0;
+    pl->rerun = !trust.checked || trust.trusted;
 }
 
 static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)

@@ -24,6 +24,13 @@ struct plan {
     uint32_t warmup;          /* warm-up runs before sampling */
     bool cold;                /* the first execution only */
     uint32_t event_samples;   /* samples of each counted event */
+    /* From the start-up trust check (trust.h), so that the time loop reads
+     * no global: the reference's L, its ticks per ADD then (0: unknown),
+     * and whether an unstable result may run again (not on a timer found
+     * untrustworthy: measure.c says why). */
+    uint32_t ref_loops;
+    int64_t ref_startup_x100;
+    bool rerun;
 };
 
 /* b's plan under s; b == NULL: the run's defaults (the results heading). */

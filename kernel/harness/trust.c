@@ -24,6 +24,8 @@ void trust_check(const struct plan *pl, const struct bench_ctx *ctx)
     ref.loops_declared = false;
     ref.loops_grow = true;
     ref.cold = false;
+    ref.ref_startup_x100 = 0; /* this is the start-up */
+    ref.rerun = true;
     measure_bench(&trust_reference, &ref, ctx, &m);
     if (!m.failed) {
         trust.add_known = m.value_x100 > 0;

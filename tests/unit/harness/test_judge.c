@@ -18,7 +18,6 @@
 #include "harness/plan.h"
 #include "harness/result.h"
 #include "harness/timing_page.h"
-#include "harness/trust.h"
 #include "platform/platform.h"
 
 /* Every run costs OVERHEAD ticks (the reads, the call) plus, per loop
@@ -102,11 +101,12 @@ static void sim_reset(struct sim_body *s, uint32_t cost, enum shape shape)
     s->min_copies = UINT32_MAX;
 }
 
-/* U, L, S; L grows only when grow is set; a start-up rate of 1.00 tick per ADD. */
+/* U, L, S; L grows only when grow is set; a start-up rate of 1.00 tick per
+ * ADD, the reference timed in 100 loops; an unstable result runs again. */
 static struct plan plan_of(uint32_t u, uint32_t l, uint32_t samples, bool grow)
 {
-    trust = (struct trust){ .trusted = true, .add_known = true, .add_ticks_x100 = 100, .ref_loops = 100 };
-    return (struct plan){ .unroll = u, .loops = l, .samples = samples, .loops_grow = grow };
+    return (struct plan){ .unroll = u, .loops = l, .samples = samples, .loops_grow = grow,
+                          .ref_loops = 100, .ref_startup_x100 = 100, .rerun = true };
 }
 
 static struct measurement m;
@@ -150,7 +150,7 @@ static void a_reference_off_the_start_up_rate_is_flagged(void **state)
     sim_reset(&body, 3, LINEAR);
     sim_reset(&ref, 1, LINEAR);
     struct plan pl = plan_of(8, 100, 15, false);
-    trust.add_ticks_x100 = 250;
+    pl.ref_startup_x100 = 250;
     measure(&pl, true);
     assert_int_equal(m.judge.verdict, STATS_VERDICT_UNSTABLE);
     assert_true(m.judge.flags & STATS_FLAG_REF_RATE);
@@ -250,6 +250,20 @@ static void two_states_are_two_modes(void **state)
     assert_non_null(strstr(m.judge.reason, "2 modes: 1.00 (30 of 60), 5.00 (30 of 60)"));
 }
 
+/* On a timer found untrustworthy (plan_build clears rerun) an unstable
+ * result is not measured again. */
+static void no_rerun_when_told(void **state)
+{
+    (void)state;
+    sim_reset(&body, 5, TWO_STATES);
+    struct plan pl = plan_of(8, 1000, 30, false);
+    pl.rerun = false;
+    measure(&pl, false);
+    assert_int_equal(m.reruns, 0);
+    assert_int_equal(m.judge.verdict, STATS_VERDICT_UNSTABLE);
+    assert_int_equal(m.modes.n, 30);
+}
+
 static void negative_differences_make_it_unstable(void **state)
 {
     (void)state;
@@ -297,6 +311,7 @@ int main(void)
         cmocka_unit_test(a_cost_that_changes_with_the_copy_count_is_non_linear),
         cmocka_unit_test(no_linearity_beyond_the_copies),
         cmocka_unit_test(two_states_are_two_modes),
+        cmocka_unit_test(no_rerun_when_told),
         cmocka_unit_test(negative_differences_make_it_unstable),
         cmocka_unit_test(marks_in_their_order),
     };
