@@ -34,7 +34,9 @@ static void judge_length(const struct judge_samples *js, uint64_t *scratch, stru
 }
 
 /* Modes of the differences; after a rerun of this run and the one before
- * together, so a body that lands in another mode each run shows both. */
+ * together, so a body that lands in another mode each run shows both.
+ * Negative differences (clamped to 0) are left out: their own check counts
+ * them, and as a "mode at 0" they would be counted twice. */
 static void judge_modes(const struct judge_samples *js, uint64_t iters, uint64_t *scratch,
                         struct measurement *m)
 {
@@ -42,7 +44,8 @@ static void judge_modes(const struct judge_samples *js, uint64_t iters, uint64_t
     for (uint32_t i = 0; js->prior && i < js->prior_n; i++)
         scratch[n++] = js->prior[i];
     for (uint32_t i = 0; i < js->n; i++)
-        scratch[n++] = js->diffs[i];
+        if (js->t_2u[i] >= js->t_u[i])
+            scratch[n++] = js->diffs[i];
     struct stats_mode_rule rule = STATS_MODE_RULE_DEFAULT;
     uint64_t close = stats_div_round(ABS_TOL_PER_BODY_X100 * iters, 100);
     rule.min_gap = close > js->resolution ? close : js->resolution;

@@ -269,11 +269,13 @@ static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
 /* One step of the time base in its own ticks: the PIT's are scaled. */
 static uint64_t resolution(void) { return timer.mode == READ_PIT ? PIT_SCALE : 1; }
 
+static uint32_t prior_n; /* non-negative differences of the run before a rerun, in prior[] */
+
 static void judge(struct measurement *m, const struct plan *pl, uint32_t n, uint32_t n4, bool rerun)
 {
     struct judge_samples js = {
         .t_empty = t_empty, .t_u = t_u, .t_2u = t_2u, .t_4u = t_4u, .diffs = diffs, .n = n, .n4 = n4,
-        .prior = rerun ? prior : NULL, .prior_n = rerun ? n : 0, .resolution = resolution(),
+        .prior = rerun ? prior : NULL, .prior_n = rerun ? prior_n : 0, .resolution = resolution(),
         .startup_x100 = pl->ref_startup_x100,
     };
     judge_measurement(&js, scratch, m);
@@ -383,8 +385,10 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
         aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
         if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector || !pl->rerun)
             break;
+        prior_n = 0;
         for (uint32_t s = 0; s < m->samples; s++)
-            prior[s] = diffs[s];
+            if (t_2u[s] >= t_u[s])
+                prior[prior_n++] = diffs[s];
         m->reruns++;
     }
 }

@@ -88,7 +88,8 @@ struct measurement {
 
 /* The checks of one measurement, over its samples (judge.c). t_4u holds
  * n4 values: t(4U) of samples 0, MEASURE_4U_EVERY, ... (n4 0: not taken);
- * prior: the differences of the run before a rerun (NULL: none), judged
+ * prior: the non-negative differences of the run before a rerun (prior_n
+ * of them; NULL: none), judged
  * for modes together with this run's. startup_x100: the ADD chain's ticks
  * per ADD at start-up (0: unknown). Fills m->judge, m->modes, m->lin and
  * m->stable; uses scratch (2 * MEASURE_SAMPLES_MAX values). */
