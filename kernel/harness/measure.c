@@ -356,6 +356,15 @@ static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m
     m->warmup_settled = w.settled;
 }
 
+/* The PIT's 16 bits wrap after 65536 of its ticks (55 ms): 4U copies are
+ * timed only where t(U) stays below a quarter of that. */
+#define PIT_WRAP_TICKS (65536u * PIT_SCALE)
+
+static bool four_fits(const struct bench *b, uint32_t unroll, uint32_t size)
+{
+    return timer.mode != READ_PIT || run_copies(b, unroll, size) < PIT_WRAP_TICKS / 4 - PIT_SCALE;
+}
+
 /* S samples, judged; one rerun when the judgement is "unstable" (a
  * transient disturbance), whose modes are then judged with the first run's.
  * Not on a timer found untrustworthy (an emulator's clock follows the
@@ -371,7 +380,7 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
     struct sampling sp = {
         .b = b, .ref = ref, .size = size, .ref_size = ref ? (uint32_t)ref_copy : 0,
         .ref_loops = pl->ref_loops ? pl->ref_loops : MEASURE_REF_LOOPS,
-        .four = 4 * m->unroll <= CK_MAX_COPIES,
+        .four = 4 * m->unroll <= CK_MAX_COPIES && four_fits(b, m->unroll, size),
     };
     uint32_t n4 = sp.four ? (m->samples + MEASURE_4U_EVERY - 1) / MEASURE_4U_EVERY : 0;
     for (;;) {

@@ -253,7 +253,8 @@ void write_skip(const char *name, const char *reason)
 void write_results_heading(const struct plan *pl)
 {
     log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
-             "U=%u L=%u S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops, (unsigned)pl->samples);
+             "U=%u L=%u%s S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops,
+             pl->loops_grow ? " (more for a short sample)" : "", (unsigned)pl->samples);
     log_text("  %-31s %8s %9s %-5s %-17s %s\n", "benchmark", "ticks", "cycles", "marks", "expected", "verdict");
     log_text("  marks: ok stable on a trusted timer | U untrusted timer | ? not judged | S unstable\n"
              "         N negative differences | M modes or non-linear | D disturbed\n");
