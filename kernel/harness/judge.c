@@ -13,6 +13,10 @@
 /* Cost per copy may differ between copy counts by the two points' spreads,
  * 0.10 ticks or 10 %: the issue's cases differ by 30 % (an alignment) and
  * by 10x (a push/pop pair past its store buffer forwarding regime). */
+/* A cluster of one or two samples is a pair of outliers, not a state the
+ * core was in. */
+#define MODE_MIN_COUNT 3u
+
 #define LINEAR_ABS_X100 10u
 #define LINEAR_REL_PERMILLE 100u
 
@@ -49,6 +53,7 @@ static void judge_modes(const struct judge_samples *js, uint64_t iters, uint64_t
     struct stats_mode_rule rule = STATS_MODE_RULE_DEFAULT;
     uint64_t close = stats_div_round(ABS_TOL_PER_BODY_X100 * iters, 100);
     rule.min_gap = close > js->resolution ? close : js->resolution;
+    rule.min_count = MODE_MIN_COUNT;
     stats_modes(scratch, n, &rule, scratch, &m->modes);
     stats_judge_modes(&m->modes, iters, &m->judge);
 }
