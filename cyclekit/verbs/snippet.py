@@ -222,7 +222,9 @@ def detail_lines(rec, marks):
     """Under a marked row: why (the judgement's reason, without the run's timer verdict), the
     modes with their counts, and the cost per copy at U, 2U and 4U, where the record has them."""
     out = []
-    why = trust.own_reason(marks) if marks and marks.marks not in ("ok", "U") else ""
+    if not marks or marks.marks == "ok":
+        return out
+    why = trust.own_reason(marks) if marks.marks != "U" else ""
     if why:
         out.append(f"  why: {why}")
     modes = rec.get("modes")

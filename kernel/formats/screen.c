@@ -13,7 +13,10 @@ static void result(const struct record *r)
         .verdict = format_str(r, "verdict", ""),
         .stable = format_flag(r, "stable"),
         .methods_agree = format_flag(r, "methods_agree"),
+        .marks = format_str(r, "marks", NULL),
     };
+    if (!row.marks) /* an old record: from stable and trusted */
+        row.marks = format_flag(r, "trusted") ? (row.stable ? "ok" : "S") : (row.stable ? "U" : "US");
     int64_t smis = 0;
     row.smi = format_number(r, 0, "smi", &smis) && smis;
     format_number(r, 0, "ticks", &row.ticks_x100);

@@ -10,6 +10,10 @@
  *     ---                              benchmark that faulted: its block
  *     message: "measured outside..."   says why first
  *   ok 3 - p5/agi # SKIP no P5         a skipped benchmark, with why
+ *   ok 4 - lat/add # flagged U         a result whose marks are not "ok":
+ *                                      still ok (it was measured), the
+ *                                      directive names its marks (TAP13
+ *                                      lets a line end in "# comment")
  *   1..3                               the plan, at the end record
  *
  * Lines go to OUT_MACHINE (the serial log beside the JSON lines; lines that
@@ -132,7 +136,11 @@ static void tap_record(const struct record *r)
         put("TAP version 13\n");
     } else if (record_is(r, "result")) {
         bool off = kstrcmp(format_str(r, "verdict", ""), "off") == 0;
-        test_point(!off, format_str(r, "name", "?"), "");
+        const char *marks = format_str(r, "marks", "ok");
+        char flagged[24] = "";
+        if (kstrcmp(marks, "ok") != 0)
+            ksnprintf(flagged, sizeof flagged, " # flagged %s", marks);
+        test_point(!off, format_str(r, "name", "?"), flagged);
         yaml_block(r, off ? "measured outside the expectation's tolerance" : NULL);
     } else if (record_is(r, "skip")) {
         char why[200], directive[210];

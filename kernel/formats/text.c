@@ -93,12 +93,26 @@ static const char *per_insn_text(const struct record *r, char *buf, size_t size)
     return buf;
 }
 
+/* The row's marks (docs/measuring.md, "Marks"); an old record without
+ * them: derived from stable and trusted. */
+static const char *row_marks(const struct record *r, char *buf, size_t size)
+{
+    const char *marks = format_str(r, "marks", NULL);
+    if (marks)
+        return marks;
+    bool trusted = format_flag(r, "trusted"), stable = format_flag(r, "stable");
+    ksnprintf(buf, size, "%s%s", trusted ? "" : "U", stable ? (trusted ? "ok" : "") : "S");
+    return buf;
+}
+
 /* Fits 80 columns (the VGA screen) up to the flags, except that a body of
  * copies of one instruction adds its cost per instruction (12 columns
- * more); ns are in the record. */
+ * more); ns are in the record.
+ * The marks column sits after the cycles (one place: other columns join
+ * here too). */
 static void row(const struct record *r)
 {
-    char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24], per[40];
+    char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24], mk[8], per[40];
     int expect = record_find(r, 0, "expect");
     bool have_expect = expect >= 0 && r->field[expect].kind == FIELD_OBJ_OPEN;
     if (have_expect)
@@ -113,12 +127,15 @@ static void row(const struct record *r)
     if (cpu)
         ksnprintf(on, sizeof on, " [cpu %u]", (unsigned)cpu->v.u);
     const struct field *smi = record_get(r, "smi");
-    log_text("  %-31s %8s %8s%s%s  %-17s %s%s%s%s%s%s\n", format_str(r, "name", ""),
+    log_text("  %-31s %8s %8s%s%s %-5s %-17s %s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
-             cycles_mark(r), per_insn_text(r, per, sizeof per), ex,
-             have_expect ? format_str(r, "verdict", "") : "-", disagree,
-             format_flag(r, "stable") ? "" : " [unstable]", smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
+             cycles_mark(r), per_insn_text(r, per, sizeof per), row_marks(r, mk, sizeof mk), ex,
+             have_expect ? format_str(r, "verdict", "") : "-",
+             disagree, smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
              format_flag(r, "freq_changed") ? " [freq changed]" : "", on);
+    const char *reason = format_str(r, "reason", "");
+    if (reason[0])
+        log_text("  %-31s   why: %s\n", "", reason);
 }
 
 /* The counters read for the result, one line each (failed reads only in the record). */

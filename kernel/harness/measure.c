@@ -7,6 +7,7 @@
 #include "measure.h"
 #include "plan.h"
 #include "timer.h"
+#include "stats/stats_wide.h"
 #include "platform/fault.h"
 #include "platform/platform.h"
 
@@ -15,8 +16,10 @@
 _Static_assert(APERF_SAMPLES_MAX >= MEASURE_SAMPLES_MAX, "the real clock keeps every sample");
 
 static uint64_t t_empty[MEASURE_SAMPLES_MAX], t_u[MEASURE_SAMPLES_MAX], t_2u[MEASURE_SAMPLES_MAX];
+static uint64_t t_4u[MEASURE_SAMPLES_MAX / MEASURE_4U_EVERY + 1];
 static uint64_t ref_u[MEASURE_SAMPLES_MAX], ref_2u[MEASURE_SAMPLES_MAX];
-static uint64_t diffs[MEASURE_SAMPLES_MAX], scratch[MEASURE_SAMPLES_MAX];
+static uint64_t diffs[MEASURE_SAMPLES_MAX], prior[MEASURE_SAMPLES_MAX];
+static uint64_t scratch[2 * MEASURE_SAMPLES_MAX]; /* judge.c: both runs' differences */
 
 int32_t bench_copy_size(const struct bench *b)
 {
@@ -185,19 +188,40 @@ static void switches_next(uint32_t s, uint64_t *last)
     *last = now;
 }
 
-static void take_samples(const struct bench *b, const struct bench *ref, const struct plan *pl,
-                         uint32_t size, uint32_t ref_size, uint32_t n)
+/* The reference's runs: MEASURE_REF_UNROLL and twice as many copies in
+ * ref_loops iterations, whatever the body's U and L. */
+static void reference_pair(const struct bench *ref, uint32_t ref_size, uint32_t ref_loops, uint32_t s)
 {
+    uint32_t loops = ck_timing.loops;
+    ck_timing.loops = ref_loops;
+    uint64_t u = run_copies(ref, MEASURE_REF_UNROLL, ref_size);
+    uint64_t u2 = run_copies(ref, 2 * MEASURE_REF_UNROLL, ref_size);
+    if (s < MEASURE_SAMPLES_MAX) {
+        ref_u[s] = u;
+        ref_2u[s] = u2;
+    }
+    ck_timing.loops = loops;
+}
+
+struct sampling {
+    const struct bench *b, *ref;
+    uint32_t size, ref_size, ref_loops;
+    bool four;                    /* 4U copies fit: t(4U) on every MEASURE_4U_EVERY-th sample */
+};
+
+static void take_samples(const struct sampling *sp, const struct plan *pl, uint32_t n)
+{
+    const struct bench *b = sp->b;
+    uint32_t u = pl->unroll, size = sp->size;
     uint64_t switches = 0;
-    uint32_t u = pl->unroll;
     for (uint32_t w = 0; w < pl->warmup; w++) {
         run_copies(b, 0, size);
         run_copies(b, u, size);
         run_copies(b, 2 * u, size);
-        if (ref) {
-            run_copies(ref, u, ref_size);
-            run_copies(ref, 2 * u, ref_size);
-        }
+        if (sp->four)
+            run_copies(b, 4 * u, size);
+        if (sp->ref)
+            reference_pair(sp->ref, sp->ref_size, sp->ref_loops, MEASURE_SAMPLES_MAX);
     }
     aperf_start();
     switched = 0;
@@ -211,45 +235,42 @@ static void take_samples(const struct bench *b, const struct bench *ref, const s
         aperf_before();
         t_2u[s] = run_copies(b, 2 * u, size);
         aperf_after(s, 1);
-        if (ref) {
-            ref_u[s] = run_copies(ref, u, ref_size);
-            ref_2u[s] = run_copies(ref, 2 * u, ref_size);
-        }
+        if (sp->four && s % MEASURE_4U_EVERY == 0)
+            t_4u[s / MEASURE_4U_EVERY] = run_copies(b, 4 * u, size);
+        if (sp->ref)
+            reference_pair(sp->ref, sp->ref_size, sp->ref_loops, s);
         switches_next(s, &switches);
     }
 }
 
+/* Median of b - a (clamped at 0), x100; in scratch, so the body's
+ * differences in diffs[] stay for the judgement. */
 static uint64_t median_of_differences(const uint64_t *a, const uint64_t *b, uint32_t n)
 {
     for (uint32_t s = 0; s < n; s++)
-        diffs[s] = b[s] > a[s] ? b[s] - a[s] : 0;
+        scratch[s] = b[s] > a[s] ? b[s] - a[s] : 0;
     struct stats st;
-    stats_compute(diffs, n, scratch, &st);
+    stats_compute(scratch, n, scratch, &st);
     return st.median_x100;
 }
 
+/* Cycles per body = (ticks per body) / (ticks per ADD): the two medians
+ * over their own counts of bodies, divided exactly (stats_wide.h). */
 bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100)
 {
-    if (!m->ref_median_x100)
+    uint64_t iters = (uint64_t)m->unroll * m->loops;
+    if (!m->ref_median_x100 || !m->ref_iters || !iters)
         return false;
-    *cycles_x100 = (int64_t)stats_div_round(m->diff.median_x100 * 100, m->ref_median_x100);
+    struct wide num = wide_mul_u32(wide_mul_u64(m->diff.median_x100, m->ref_iters), 100);
+    struct wide den = wide_mul_u64(m->ref_median_x100, iters);
+    if (!wide_fits_u64(den)) { /* scale both down alike: the ratio keeps its first 64 bits */
+        unsigned drop = wide_bit_length(den) - 64;
+        num = wide_shr(num, drop);
+        den = wide_shr(den, drop);
+    }
+    uint64_t q = wide_to_u64_sat(wide_div_round_u64(num, wide_to_u64_sat(den, NULL)), NULL);
+    *cycles_x100 = q > INT64_MAX ? INT64_MAX : (int64_t)q;
     return true;
-}
-
-static bool ensembles_agree(uint32_t n, uint64_t iters)
-{
-    struct stats parts[MEASURE_ENSEMBLES];
-    uint32_t each = n / MEASURE_ENSEMBLES;
-    if (each < 3)
-        return true; /* too few samples to judge */
-    for (uint32_t k = 0; k < MEASURE_ENSEMBLES; k++)
-        stats_compute(diffs + k * each, each, scratch, &parts[k]);
-    /* Per body: within 0.05 ticks (so a true zero is stable) or 2 %. */
-    struct stats_tolerance tol = STATS_TOLERANCE_DEFAULT;
-    tol.abs_tol_x100 = 5 * iters;
-    struct stats_stability st;
-    stats_stable(parts, MEASURE_ENSEMBLES, &tol, &st);
-    return st.agree;
 }
 
 static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
@@ -263,13 +284,27 @@ static void analyse(struct measurement *m, uint32_t n, uint64_t iters)
             m->negative++;
         }
     }
-    m->stable = ensembles_agree(n, iters);
     stats_compute(diffs, n, scratch, &m->diff);
     m->value_x100 = per_iter(m->diff.median_x100, iters);
     m->min_x100 = per_iter(m->diff.min * 100, iters);
     /* Cross-check: the body against the empty body, same loop, same reads. */
     m->empty_x100 = per_iter(median_of_differences(t_empty, t_u, n), iters);
     m->methods_agree = close_enough(m->value_x100, m->empty_x100);
+}
+
+/* One step of the time base in its own ticks: the PIT's are scaled. */
+static uint64_t resolution(void) { return timer.mode == READ_PIT ? PIT_SCALE : 1; }
+
+static uint32_t prior_n; /* non-negative differences of the run before a rerun, in prior[] */
+
+static void judge(struct measurement *m, const struct plan *pl, uint32_t n, uint32_t n4, bool rerun)
+{
+    struct judge_samples js = {
+        .t_empty = t_empty, .t_u = t_u, .t_2u = t_2u, .t_4u = t_4u, .diffs = diffs, .n = n, .n4 = n4,
+        .prior = rerun ? prior : NULL, .prior_n = rerun ? prior_n : 0, .resolution = resolution(),
+        .startup_x100 = pl->ref_startup_x100,
+    };
+    judge_measurement(&js, scratch, m);
 }
 
 static void measure_cold(const struct bench *b, uint32_t size, struct measurement *m)
@@ -291,7 +326,11 @@ static void measure_cold(const struct bench *b, uint32_t size, struct measuremen
     stats_compute(diffs, 1, scratch, &m->diff);
     m->samples = 1;
     m->value_x100 = m->min_x100 = m->empty_x100 = per_iter(diffs[0] * 100, m->unroll);
-    m->methods_agree = m->stable = true;
+    m->methods_agree = true;
+    stats_judgement_start(&m->judge);
+    stats_judgement_raise(&m->judge, STATS_VERDICT_NOT_JUDGED, STATS_FLAG_FEW,
+                          "a cold measurement has one sample: its stability is not judged");
+    m->stable = false;
     m->aperf.why = "a cold measurement has one sample and no U/2U difference";
 }
 
@@ -306,21 +345,27 @@ void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint
     run_copies(b, copies, (uint32_t)size);
 }
 
-/* With the PIT (838 ns a tick, 16 bits) a sample must be long enough to
- * resolve and short enough not to wrap (55 ms): grow L until t(U) spans
- * about 600 PIT ticks. */
-#define PIT_TARGET_TICKS (600u * PIT_SCALE)
-#define PIT_LOOPS_MAX 1000000u
+/* A sample must span STATS_MIN_STEPS steps of its time base (stats_checks.h):
+ * unless L was chosen (by the benchmark or loops=), grow it until the
+ * shortest of three t(U) spans a quarter more, on any time base. The PIT
+ * (838 ns a tick, 16 bits) wraps at 55 ms: 1250 of its ticks are 1 ms. */
+#define LENGTH_TARGET_STEPS (STATS_MIN_STEPS + STATS_MIN_STEPS / 4)
+#define LOOPS_MAX 1000000u
 
-static uint32_t pit_loops(const struct bench *b, uint32_t unroll, uint32_t size, uint32_t loops)
+static uint32_t grow_loops(const struct bench *b, uint32_t unroll, uint32_t size, uint32_t loops)
 {
+    uint64_t target = LENGTH_TARGET_STEPS * resolution();
     for (;;) {
         ck_timing.loops = loops;
-        uint64_t t = run_copies(b, unroll, size);
-        if (t >= PIT_TARGET_TICKS || loops >= PIT_LOOPS_MAX)
+        uint64_t t = UINT64_MAX;
+        for (int i = 0; i < 3 && !damage.vector; i++) {
+            uint64_t one = run_copies(b, unroll, size);
+            t = one < t ? one : t;
+        }
+        if (t >= target || loops >= LOOPS_MAX || damage.vector)
             return loops;
-        uint64_t grow = t ? PIT_TARGET_TICKS / t + 1 : 16;
-        loops = grow * loops > PIT_LOOPS_MAX ? PIT_LOOPS_MAX : (uint32_t)(grow * loops);
+        uint64_t grow = t ? target / t + 1 : 16;
+        loops = grow * loops > LOOPS_MAX ? LOOPS_MAX : (uint32_t)(grow * loops);
     }
 }
 
@@ -335,6 +380,55 @@ static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m
     m->avx_warmup = true;
     m->warmups = w.runs;
     m->warmup_settled = w.settled;
+}
+
+/* The PIT's 16 bits wrap after 65536 of its ticks (55 ms): 4U copies are
+ * timed only where t(U) stays below a quarter of that. */
+#define PIT_WRAP_TICKS (65536u * PIT_SCALE)
+
+static bool four_fits(const struct bench *b, uint32_t unroll, uint32_t size)
+{
+    return timer.mode != READ_PIT || run_copies(b, unroll, size) < PIT_WRAP_TICKS / 4 - PIT_SCALE;
+}
+
+/* S samples, judged; one rerun when the judgement is "unstable" (a
+ * transient disturbance), whose modes are then judged with the first run's.
+ * Not on a timer found untrustworthy (an emulator's clock follows the
+ * host, not the body): a second run cannot make it the CPU's time, and it
+ * would double the suite's time under QEMU's TCG. */
+static void sample_and_judge(const struct bench *b, const struct bench *ref, const struct plan *pl,
+                             uint32_t size, struct measurement *m)
+{
+    uint64_t iters = (uint64_t)m->unroll * m->loops;
+    int32_t ref_copy = ref ? bench_copy_size(ref) : -1;
+    if (ref_copy < 0 || ref == b || b->reference)
+        ref = NULL;
+    struct sampling sp = {
+        .b = b, .ref = ref, .size = size, .ref_size = ref ? (uint32_t)ref_copy : 0,
+        .ref_loops = pl->ref_loops ? pl->ref_loops : MEASURE_REF_LOOPS,
+        .four = 4 * m->unroll <= CK_MAX_COPIES && four_fits(b, m->unroll, size),
+    };
+    uint32_t n4 = sp.four ? (m->samples + MEASURE_4U_EVERY - 1) / MEASURE_4U_EVERY : 0;
+    for (;;) {
+        take_samples(&sp, pl, m->samples);
+        if (ref) {
+            m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
+            m->ref_iters = (uint64_t)MEASURE_REF_UNROLL * sp.ref_loops;
+        }
+        analyse(m, m->samples, iters);
+        m->switches_known = switches_known;
+        m->switched = switched;
+        m->switched_at = switches_known ? switched_at : NULL;
+        judge(m, pl, m->samples, n4, m->reruns > 0);
+        aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
+        if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector || !pl->rerun)
+            break;
+        prior_n = 0;
+        for (uint32_t s = 0; s < m->samples; s++)
+            if (t_2u[s] >= t_u[s])
+                prior[prior_n++] = diffs[s];
+        m->reruns++;
+    }
 }
 
 void measure_bench(const struct bench *b, const struct plan *pl, const struct bench_ctx *ctx,
@@ -383,28 +477,13 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         m->damage = damage;
         return;
     }
-    if (timer.mode == READ_PIT && !pl->loops_declared)
-        m->loops = pit_loops(b, m->unroll, size, m->loops);
+    m->loops_asked = m->loops;
+    if (pl->loops_grow)
+        m->loops = grow_loops(b, m->unroll, size, m->loops);
     ck_timing.loops = m->loops;
     if (warmup_wanted(b->needs, BENCH_NEEDS_MAX))
         warm_avx(b, size, m);
-    uint64_t iters = (uint64_t)m->unroll * m->loops;
-    int32_t ref_copy = ref ? bench_copy_size(ref) : -1;
-    if (ref_copy < 0 || ref == b || b->reference)
-        ref = NULL;
-    for (;;) {
-        take_samples(b, ref, pl, size, ref ? (uint32_t)ref_copy : 0, m->samples);
-        if (ref)
-            m->ref_median_x100 = median_of_differences(ref_u, ref_2u, m->samples);
-        analyse(m, m->samples, iters);
-        m->switches_known = switches_known;
-        m->switched = switched;
-        m->switched_at = switches_known ? switched_at : NULL;
-        aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
-        if (m->stable || m->reruns == 1 || damage.vector)
-            break;
-        m->reruns++;
-    }
+    sample_and_judge(b, ref, pl, size, m);
     guard_check();
     m->damage = damage;
 }

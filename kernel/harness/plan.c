@@ -9,6 +9,9 @@
 /* quick= shortens the default only: an explicit samples= still counts. */
 #define SAMPLES_DEFAULT 201
 #define SAMPLES_QUICK 31
+/* loops=auto (0, the default: options/settings.c) leaves L to the harness:
+ * this many, grown until a sample is long enough (measure.c). */
+#define LOOPS_AUTO 100
 
 void plan_build(const struct bench *b, const struct settings *s, struct plan *pl)
 {
@@ -18,14 +21,18 @@ void plan_build(const struct bench *b, const struct settings *s, struct plan *pl
     uint32_t samples = s->quick && s->samples == SAMPLES_DEFAULT ? SAMPLES_QUICK : s->samples;
     *pl = (struct plan){ 0 };
     pl->unroll = b->unroll ? b->unroll : s->unroll;
-    pl->loops = b->loops ? b->loops : s->loops;
+    pl->loops = b->loops ? b->loops : s->loops ? s->loops : LOOPS_AUTO;
     pl->loops_declared = b->loops != 0;
+    pl->loops_grow = !pl->loops_declared && s->loops == 0;
     pl->samples = b->samples ? b->samples : samples;
     if (pl->samples > MEASURE_SAMPLES_MAX)
         pl->samples = MEASURE_SAMPLES_MAX;
     pl->warmup = s->warmup;
     pl->cold = s->cold || b->cold;
     pl->event_samples = PLAN_EVENT_SAMPLES;
+    pl->ref_loops = trust.ref_loops ? trust.ref_loops : MEASURE_REF_LOOPS;
+    pl->ref_startup_x100 = trust.add_known ? trust.add_ticks_x100 : 0;
+    pl->rerun = !trust.checked || trust.trusted;
 }
 
 static void add_event(struct event_counts *ec, const struct pmu_eventsel *sel)

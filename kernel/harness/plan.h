@@ -16,11 +16,21 @@
 struct plan {
     uint32_t unroll;          /* U: copies of the body per loop iteration */
     uint32_t loops;           /* L: loop iterations per sample */
-    bool loops_declared;      /* the benchmark set L: a PIT timer does not grow it */
+    bool loops_declared;      /* the benchmark set L */
+    /* L may grow until a sample is long enough for its time base
+     * (measure.c): neither the benchmark nor loops= chose it (loops=auto). */
+    bool loops_grow;
     uint32_t samples;         /* S (quick= applied, at most MEASURE_SAMPLES_MAX) */
     uint32_t warmup;          /* warm-up runs before sampling */
     bool cold;                /* the first execution only */
     uint32_t event_samples;   /* samples of each counted event */
+    /* From the start-up trust check (trust.h), so that the time loop reads
+     * no global: the reference's L, its ticks per ADD then (0: unknown),
+     * and whether an unstable result may run again (not on a timer found
+     * untrustworthy: measure.c says why). */
+    uint32_t ref_loops;
+    int64_t ref_startup_x100;
+    bool rerun;
 };
 
 /* b's plan under s; b == NULL: the run's defaults (the results heading). */

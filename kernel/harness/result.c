@@ -106,6 +106,38 @@ static void cycles(const struct measurement *m, const struct event_counts *ec, s
                    : trust.cycles_exact ? "exact" : "estimate";
 }
 
+void result_marks(const struct stats_judgement *j, bool trusted, bool disturbed, char *marks)
+{
+    unsigned n = 0;
+    if (!trusted)
+        marks[n++] = RESULT_MARK_UNTRUSTED;
+    if (j->verdict == STATS_VERDICT_NOT_JUDGED)
+        marks[n++] = RESULT_MARK_NOT_JUDGED;
+    else if (j->verdict == STATS_VERDICT_UNSTABLE)
+        marks[n++] = RESULT_MARK_UNSTABLE;
+    if (j->flags & (STATS_FLAG_NEGATIVES | STATS_FLAG_CLAMPED))
+        marks[n++] = RESULT_MARK_NEGATIVES;
+    if (j->flags & (STATS_FLAG_MODES | STATS_FLAG_NONLINEAR))
+        marks[n++] = RESULT_MARK_MODES;
+    if (disturbed)
+        marks[n++] = RESULT_MARK_DISTURBED;
+    if (!n) {
+        marks[n++] = 'o';
+        marks[n++] = 'k';
+    }
+    marks[n] = '\0';
+}
+
+/* Samples disturbed by what happens behind the body's back: SMIs counted
+ * around the measurement (bench_run.c reads MSR_SMI_COUNT), or, hosted, the
+ * scheduler switching the thread out during more than 5 % of the samples
+ * (the same share as the negatives' rule: a few switched samples are outliers
+ * the median ignores). */
+static bool disturbed(const struct measurement *m)
+{
+    return (m->smi_known && m->smis > 0) || (m->switches_known && (uint64_t)m->switched * 20 > m->samples);
+}
+
 void result_compute(const struct bench *b, const struct measurement *m, const struct event_counts *ec,
                     struct result *r)
 {
@@ -122,6 +154,8 @@ void result_compute(const struct bench *b, const struct measurement *m, const st
     if (r->expect)
         r->tolerance_x100 = expect_tolerance(r->expect);
     r->verdict = verdict(r);
+    r->disturbed = disturbed(m);
+    result_marks(&m->judge, r->trusted, r->disturbed, r->marks);
     if (settings.hist && !m->cold)
         histogram(m, r);
 }

@@ -29,6 +29,16 @@ struct result_stats {
 
 #define RESULT_HIST_BINS 16
 
+/* The marks of a readable row (docs/measuring.md, "Marks"): "ok" when
+ * judged stable on a trusted timer, else letters in this order. */
+#define RESULT_MARK_UNTRUSTED 'U' /* the timer or platform is not trustworthy */
+#define RESULT_MARK_NOT_JUDGED '?'
+#define RESULT_MARK_UNSTABLE 'S'
+#define RESULT_MARK_NEGATIVES 'N' /* negative differences (too many, or a negative median) */
+#define RESULT_MARK_MODES 'M'     /* two or more modes, or non-linear in the copy count */
+#define RESULT_MARK_DISTURBED 'D' /* a sample saw an SMI (or a context switch) */
+#define RESULT_MARKS_MAX 8
+
 struct result {
     const struct bench *b;
     const struct measurement *m;
@@ -46,6 +56,9 @@ struct result {
     int64_t ns_x100;
     const char *time_unit;        /* "tsc" or "pit/1000" */
     bool trusted;
+    /* What the row shows for the measurement's judgement (m->judge). */
+    bool disturbed;               /* flag "disturbed": SMIs during the samples */
+    char marks[RESULT_MARKS_MAX];
     struct result_stats per_body;
     const struct uarch_expect *expect; /* for this microarchitecture; NULL: none stated */
     const struct uarch *expect_uarch;  /* the microarchitecture whose table gave it */
@@ -67,6 +80,10 @@ struct result {
 /* Everything a result record says, from one measurement. */
 void result_compute(const struct bench *b, const struct measurement *m, const struct event_counts *ec,
                     struct result *r);
+
+/* The marks for a judgement on a timer trusted or not, disturbed or not,
+ * into marks[RESULT_MARKS_MAX]: "ok", or "U", "U?", "SN", ... */
+void result_marks(const struct stats_judgement *j, bool trusted, bool disturbed, char *marks);
 
 /* A mem/ result's memory: what .prepare said it walks (ctx) and the page
  * size the platform maps it with (page 0: page_why says why). */

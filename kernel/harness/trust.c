@@ -2,6 +2,7 @@
 #include "cpu/cpu_models.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "plan.h"
 #include "timer.h"
 #include "trust.h"
 
@@ -17,10 +18,19 @@ void trust_check(const struct plan *pl, const struct bench_ctx *ctx)
 {
     trust = (struct trust){ 0 };
     static struct measurement m;
-    measure_bench(&trust_reference, pl, ctx, &m);
+    struct plan ref = *pl;
+    ref.unroll = MEASURE_REF_UNROLL;
+    ref.loops = MEASURE_REF_LOOPS;
+    ref.loops_declared = false;
+    ref.loops_grow = true;
+    ref.cold = false;
+    ref.ref_startup_x100 = 0; /* this is the start-up */
+    ref.rerun = true;
+    measure_bench(&trust_reference, &ref, ctx, &m);
     if (!m.failed) {
         trust.add_known = m.value_x100 > 0;
         trust.add_ticks_x100 = m.value_x100;
+        trust.ref_loops = m.loops;
     }
     bool tcg = kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") == 0;
     bool hypervisor = cpu_has(cpu, FEAT_HYPERVISOR) || cpu->hv_vendor[0];
@@ -29,6 +39,9 @@ void trust_check(const struct plan *pl, const struct bench_ctx *ctx)
     long long per1000 = trust.add_ticks_x100 * 10; /* ticks for 1000 ADDs */
     trust.cycles_exact = cpu_fact(cpu, CPU_TSC_CORE_CLOCK) && timer.mode != READ_PIT;
 
+    trust.checked = true;
+    trust.short_why = tcg ? "emulator" : !trust.add_known ? "no reference"
+                    : !plausible ? (hypervisor ? "hypervisor" : "implausible reference") : NULL;
     if (tcg) {
         ksnprintf(trust.why, sizeof trust.why,
                   "QEMU TCG emulates this CPU: its clocks follow host time, not the emulated work "

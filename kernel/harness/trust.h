@@ -13,16 +13,22 @@
 extern const struct bench trust_reference;
 
 struct trust {
+    bool checked;             /* trust_check ran: trusted is its verdict */
     bool trusted;
     char why[200];
+    const char *short_why;    /* a few words for the closing line ("emulator"); NULL when trusted */
     bool add_known;
     int64_t add_ticks_x100;   /* ticks per dependent ADD (the cycle estimate's unit) */
+    uint32_t ref_loops;       /* L the reference was timed with (MEASURE_REF_UNROLL copies) */
     bool cycles_exact;        /* the TSC counts core cycles (P5) */
 };
 
 extern struct trust trust;
 
-/* Times the reference and decides; fills `trust` (write_trust reports it). */
+/* Times the reference and decides; fills `trust` (write_trust reports it).
+ * The reference is timed with MEASURE_REF_UNROLL copies and
+ * MEASURE_REF_LOOPS iterations (grown for a short sample) whatever unroll=
+ * and loops= say, as it is beside every result; pl gives the samples. */
 void trust_check(const struct plan *pl, const struct bench_ctx *ctx);
 
 /* Core cycles x100 for a tick count x100 (exact or estimated); false when unknown. */

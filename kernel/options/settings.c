@@ -31,7 +31,10 @@ OPTION_UINT_AT(samples, &settings.samples, "samples", 201, 1, MEASURE_SAMPLES_MA
 OPTION_UINT_AT(warmup, &settings.warmup, "warmup", 2, 0, 100, NULL, "warm-up runs before sampling");
 OPTION_UINT_AT(unroll, &settings.unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, NULL,
                "copies of the body per loop iteration (U)");
-OPTION_UINT_AT(loops, &settings.loops, "loops", 100, 1, 1000000, NULL, "loop iterations per sample (L)");
+/* auto: the harness picks L (kernel/harness/plan.c); a number is kept as given. */
+static const struct option_name loops_auto[] = { { "auto", 0 }, { NULL, 0 } };
+OPTION_UINT_AT(loops, &settings.loops, "loops", 0, 0, 1000000, loops_auto,
+               "loop iterations per sample (L); auto: 100, more until a sample spans 1000 timer steps");
 OPTION_BOOL_AT(cold, &settings.cold, "cold", false,
                "measure the first execution only (no warm-up, one sample)");
 OPTION_BOOL_AT(quick, &settings.quick, "quick", false, "fewer samples (31) for a fast overview");

@@ -10,11 +10,35 @@
 #include "log.h"
 
 static unsigned errors;
+static struct log_trust tally;
 
 void log_reset(void)
 {
     errors = 0;
+    tally = (struct log_trust){ 0 };
     record_reset();
+}
+
+void log_tally_timer(bool trusted)
+{
+    tally.timer_known = true;
+    tally.timer_trusted = trusted;
+}
+
+void log_tally_result(bool flagged, bool untrusted)
+{
+    tally.results++;
+    tally.flagged += flagged;
+    tally.untrusted += untrusted;
+}
+
+const struct log_trust *log_trust(void) { return &tally; }
+
+const char *log_trust_word(void)
+{
+    if (tally.untrusted || (tally.timer_known && !tally.timer_trusted))
+        return "untrusted";
+    return tally.flagged ? "flagged" : "trusted";
 }
 
 static void emit_human(void *ctx, const char *text, size_t len)
@@ -69,6 +93,8 @@ int log_end(int status)
     rec_stream_field("checksum", FIELD_CHECKSUM, 0, false);
     rec_i64("status", status);
     rec_u64("errors", errors);
+    rec_str("trust", log_trust_word());
+    rec_u64("flagged", tally.flagged);
     rec_stream_field("run", FIELD_RUN_ID, 0, false);
     rec_close();
     return status;

@@ -13,10 +13,13 @@
  * TSC read of the run (8 bytes, little-endian; left out where there is no
  * TSC, e.g. a 486, when the id only tells builds and command lines apart).
  * The last record is
- *   {"type":"end","records":N,"checksum":"0x........","status":S,"errors":E,"run":R}
+ *   {"type":"end","records":N,"checksum":"0x........","status":S,"errors":E,
+ *    "trust":T,"flagged":F,"run":R}
  * where records counts every JSON line before it (begin included), checksum
  * is FNV-1a 32 over those lines' bytes, newline excluded, in order, and run
- * repeats the begin record's. A log without a valid end record is truncated.
+ * repeats the begin record's. trust: "untrusted" when the timer is not
+ * trustworthy (or a result said so), else "flagged" when F > 0 results
+ * carry marks other than "ok", else "trusted". A log without a valid end record is truncated.
  * Key order inside a record is the order of the calls; string values are
  * JSON-escaped by formats/json.c. */
 #ifndef CK_LOG_H
@@ -41,6 +44,18 @@ void log_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (warnings and errors). Levels: "info", "warn", "error". */
 void log_note(const char *level, const char *topic, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The run's trust, tallied as the writers pass it on: the timer's verdict
+ * (the trust record) and each result's (flagged: its marks are not "ok";
+ * untrusted: it was measured on an untrusted timer). */
+struct log_trust {
+    bool timer_known, timer_trusted;
+    unsigned results, flagged, untrusted;
+};
+void log_tally_timer(bool trusted);
+void log_tally_result(bool flagged, bool untrusted);
+const struct log_trust *log_trust(void);
+const char *log_trust_word(void); /* "trusted", "flagged", "untrusted" */
 
 /* Counters for the exit status and the summary. */
 unsigned log_records(void); /* records so far (each is one JSON line) */

@@ -3,6 +3,8 @@
  * event sweep still writes its readable lines here (its text needs each
  * event's description, which the record does not carry). */
 #include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "stats/stats_verdict.h"
 #include "harness/plan.h"
 #include "options/settings.h"
 #include "record/log.h"
@@ -121,6 +123,61 @@ static void memory(const struct result *r)
     }
 }
 
+/* Every flag raised: the statistics' (stats_verdict.h) in their order,
+ * then the platform's. */
+static void flags(const struct result *r)
+{
+    rec_arr_open("flags");
+    for (unsigned i = 0; i < STATS_FLAG_COUNT; i++)
+        if (r->m->judge.flags & (1u << i))
+            rec_str(NULL, stats_flag_name(1u << i));
+    if (!r->trusted)
+        rec_str(NULL, "untrusted-timer");
+    if (r->disturbed)
+        rec_str(NULL, "disturbed");
+    rec_arr_close();
+}
+
+/* The modes (two or more) and the cost per copy at U, 2U and 4U, per body. */
+static void modes_and_linearity(const struct result *r)
+{
+    const struct measurement *m = r->m;
+    if (m->modes.count >= 2) {
+        rec_arr_open("modes");
+        for (unsigned i = 0; i < m->modes.count; i++) {
+            rec_obj_open(NULL);
+            rec_fixed("ticks", (int64_t)stats_div_round(m->modes.mode[i].value_x100, r->iters), 2);
+            rec_u64("count", m->modes.mode[i].count);
+            rec_obj_close();
+        }
+        rec_arr_close();
+    }
+    if (m->lin.have) {
+        rec_obj_open("linearity");
+        rec_fixed("u", m->lin.u_x100, 2);
+        rec_fixed("2u", m->lin.u2_x100, 2);
+        rec_fixed("4u", m->lin.u4_x100, 2);
+        rec_obj_close();
+    }
+}
+
+/* How far the result can be trusted (docs/log-format.md, "Trust"). A
+ * result built without marks (a test's) gets them from its judgement. */
+static void judgement(const struct result *r)
+{
+    char marks[RESULT_MARKS_MAX];
+    if (r->marks[0])
+        kstrlcpy(marks, r->marks, sizeof marks);
+    else
+        result_marks(&r->m->judge, r->trusted, r->disturbed, marks);
+    rec_bool("stable", r->m->stable);
+    rec_str("judgement", stats_verdict_name(r->m->judge.verdict));
+    flags(r);
+    rec_str("reason", r->m->judge.reason);
+    rec_str("marks", marks);
+    modes_and_linearity(r);
+}
+
 static void record(const struct result *r)
 {
     const struct measurement *m = r->m;
@@ -154,7 +211,7 @@ static void record(const struct result *r)
     rec_str("time_unit", r->time_unit);
     stats_object("stats", &r->per_body);
     rec_u64("negative", m->negative);
-    rec_bool("stable", m->stable);
+    judgement(r);
     rec_u64("reruns", m->reruns);
     if (m->avx_warmup) {
         rec_u64("warmups", m->warmups);
@@ -183,6 +240,7 @@ static void record(const struct result *r)
 void write_result(const struct result *r)
 {
     record(r);
+    log_tally_result(r->m->judge.verdict != STATS_VERDICT_STABLE || !r->trusted || r->disturbed, !r->trusted);
     if (settings.raw)
         raw_samples(r->m);
 }
@@ -198,8 +256,11 @@ void write_skip(const char *name, const char *reason)
 void write_results_heading(const struct plan *pl)
 {
     log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
-             "U=%u L=%u S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops, (unsigned)pl->samples);
-    log_text("  %-31s %8s %9s  %-17s %s\n", "benchmark", "ticks", "cycles", "expected", "verdict");
+             "U=%u L=%u%s S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops,
+             pl->loops_grow ? " (more for a short sample)" : "", (unsigned)pl->samples);
+    log_text("  %-31s %8s %9s %-5s %-17s %s\n", "benchmark", "ticks", "cycles", "marks", "expected", "verdict");
+    log_text("  marks: ok stable on a trusted timer | U untrusted timer | ? not judged | S unstable\n"
+             "         N negative differences | M modes or non-linear | D disturbed\n");
 }
 
 void write_sweep(const struct event_sweep *s)

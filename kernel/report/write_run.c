@@ -1,6 +1,7 @@
 /* The run's own lines and records: the banner under the begin record, the
  * "platform" record, what the platform did after identification, and the
  * closing line before the end record. */
+#include "harness/trust.h"
 #include "lib/build.h"
 #include "record/log.h"
 #include "report/screen/screen.h"
@@ -20,9 +21,22 @@ void write_platform_said(const char *line)
         log_text("%s\n", line);
 }
 
+/* The closing line repeats the run's trust (issue 20): a reader who only
+ * sees the end of the log still learns whether its numbers hold. */
 void write_run_complete(int status)
 {
-    log_text("cyclekit: run complete: %u records and the end record, status %d\n", log_records(), status);
+    const struct log_trust *t = log_trust();
+    log_text("cyclekit: run complete: %u records and the end record, status %d; %u results, ", log_records(),
+             status, t->results);
+    if (!t->timer_known && !t->results)
+        log_text("no timings taken\n");
+    else if (t->timer_known && !t->timer_trusted)
+        log_text("timings NOT trustworthy (%s)%s\n", trust.short_why ? trust.short_why : "see the Timer section",
+                 t->results && t->untrusted == t->results ? ": every row marked U" : "");
+    else if (t->flagged)
+        log_text("timings trustworthy, %u flagged (marks other than ok)\n", t->flagged);
+    else
+        log_text("timings trustworthy, none flagged\n");
 }
 
 static void bare_text(const struct platform_bare_info *b)

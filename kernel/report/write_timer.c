@@ -30,6 +30,7 @@ void write_trust(const struct trust *t)
         rec_null("add_ticks");
     rec_str("cycles", t->cycles_exact ? "exact" : t->add_known ? "estimate" : "unknown");
     rec_close();
+    log_tally_timer(t->trusted); /* the end record and the closing line repeat it */
 }
 
 void write_clock(const struct aperf_state *a)

@@ -125,11 +125,13 @@ void stats_judge_length(const struct stats_length *len, struct stats_judgement *
  * apart than BOTH min_gap (absolute, in the values' unit: the time base's
  * resolution) and gap_permille of the larger neighbour. A cluster is a mode
  * when it holds at least min_share_permille of the values (and one value at
- * least); smaller clusters are outliers, not modes. */
+ * least, and min_count values when that is set); smaller clusters are
+ * outliers, not modes. */
 struct stats_mode_rule {
     uint64_t min_gap;
     uint32_t gap_permille;
     uint32_t min_share_permille;
+    uint32_t min_count;         /* 0: no floor beyond the share */
 };
 /* 10 % apart and one unit; a mode holds 10 % of the values. For the
  * medians of a few reruns every rerun counts: min_share_permille 0. */

@@ -66,7 +66,7 @@ uint32_t stats_modes(const uint64_t *values, uint32_t n, const struct stats_mode
         while (end < n && !splits(scratch[end - 1], scratch[end], rule))
             end++;
         uint32_t count = end - i;
-        if ((uint64_t)count * 1000 >= (uint64_t)rule->min_share_permille * n)
+        if ((uint64_t)count * 1000 >= (uint64_t)rule->min_share_permille * n && count >= rule->min_count)
             keep(out, mode_of(scratch, i, count));
         else
             out->outside += count;

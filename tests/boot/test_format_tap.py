@@ -1,7 +1,7 @@
 """format=tap: the TAP13 results beside the JSON records, checked against
 those records exactly: the version line first, one test point per result,
 skipped and faulted benchmark in the records' order (numbered from 1, skips
-marked `# SKIP reason`), a YAML block after each result holding its numbers,
+marked `# SKIP reason`, results whose marks are not "ok" `# flagged MARKS`), a YAML block after each result holding its numbers,
 and the plan 1..N matching the count. Without format=tap there is no TAP."""
 import re
 
@@ -9,7 +9,7 @@ from conftest import assert_complete
 
 # A Pentium has no long mode: lat64/* are skipped, calib/* measured.
 CMDLINE = "bench=calib/*,lat64/add* samples=9"
-POINT = re.compile(r"^(ok|not ok) (\d+) - (.*?)(?: # SKIP (.*))?$")
+POINT = re.compile(r"^(ok|not ok) (\d+) - (.*?)(?: # SKIP (.*))?(?: # flagged (\S+))?$")
 TAP = re.compile(r"^(TAP version 13|(ok|not ok) \d+ - .*|1\.\.\d+|  .*)$")
 
 
@@ -44,6 +44,7 @@ def test_tap_matches_the_records(boot):
         else:
             assert m.group(1) == ("not ok" if rec["verdict"] == "off" else "ok")
             assert (m.group(3), m.group(4)) == (rec["name"], None)
+            assert m.group(5) == (None if rec["marks"] == "ok" else rec["marks"])
             block = lines[at + 1:lines.index("  ...", at)]
             assert block[0] == "  ---"
             assert f"  ticks: {rec['ticks']:.2f}" in block

@@ -31,7 +31,10 @@ def test_icount_bodies_measure_their_instruction_count(boot, unroll, loops):
         assert r["ticks_vs_empty"] == n, name
         assert r["methods_agree"] is True
         assert r["stats"]["stddev"] == 0 and r["stats"]["min"] == r["stats"]["max"] == n
-        assert r["negative"] == 0 and r["stable"] is True
+        assert r["negative"] == 0 and not {"negatives", "clamped", "modes", "non-linear"} & set(r["flags"])
+        # 9 samples are too few to judge (15 needed), and TCG is no trusted timer.
+        assert (r["judgement"], r["stable"], r["marks"]) == ("not judged", False, "U?"), r
+        assert "few-samples" in r["flags"] and "untrusted-timer" in r["flags"]
     assert (results["calib/empty"]["ticks"], results["calib/alu7"]["ticks"]) == (0, 7)
     assert results["calib/alu7"]["ticks_per_insn"] == 1
 

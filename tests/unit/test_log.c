@@ -109,7 +109,7 @@ static void end_record_counts_and_checksums(void **state)
     char expected[128];
     snprintf(expected, sizeof expected,
              "{\"type\":\"end\",\"records\":3,\"checksum\":\"0x%x\",\"status\":2,\"errors\":0,"
-             "\"run\":\"0x", h);
+             "\"trust\":\"trusted\",\"flagged\":0,\"run\":\"0x", h);
     assert_memory_equal(line, expected, strlen(expected));
     assert_non_null(strstr(capture_human(), "[warn] cmdline: bad thing\n"));
     assert_non_null(strstr(m, "{\"type\":\"begin\",\"schema\":2,\"program\":\"cyclekit\","
@@ -131,6 +131,29 @@ static void error_notes_are_counted(void **state)
     log_note("error", "t", "y");
     assert_int_equal(log_errors(), 1);
     assert_int_equal(log_records(), 2);
+}
+
+/* The end record's trust: untrusted when the timer is (even with every
+ * result fine), else flagged when a result is, else trusted. */
+static void the_end_record_tallies_trust(void **state)
+{
+    (void)state;
+    log_tally_timer(true);
+    log_tally_result(false, false);
+    assert_string_equal(log_trust_word(), "trusted");
+    log_tally_result(true, false);
+    log_tally_result(true, false);
+    assert_string_equal(log_trust_word(), "flagged");
+    log_end(0);
+    assert_non_null(strstr(capture_machine(), "\"errors\":0,\"trust\":\"flagged\",\"flagged\":2,"));
+    assert_int_equal(log_trust()->results, 3);
+    log_tally_timer(false);
+    assert_string_equal(log_trust_word(), "untrusted");
+    log_reset();
+    assert_string_equal(log_trust_word(), "trusted");
+    assert_int_equal(log_trust()->flagged, 0);
+    log_tally_result(true, true);
+    assert_string_equal(log_trust_word(), "untrusted");
 }
 
 static void long_record_stays_one_line(void **state)
@@ -156,6 +179,7 @@ int main(void)
         cmocka_unit_test_setup(unclosed_levels_are_closed, setup),
         cmocka_unit_test_setup(end_record_counts_and_checksums, setup),
         cmocka_unit_test_setup(error_notes_are_counted, setup),
+        cmocka_unit_test_setup(the_end_record_tallies_trust, setup),
         cmocka_unit_test_setup(long_record_stays_one_line, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,7 +71,7 @@ static void footer(void)
     else if (scr.ended)
         ksnprintf(text, sizeof text, "log: %s", scr.log_where);
     else
-        ksnprintf(text, sizeof text, "log: %s | flags: u unstable, s SMI, e vs empty body", scr.log_where);
+        ksnprintf(text, sizeof text, "log: %s | marks: U untrusted ? unjudged S unstable N negative M modes D disturbed", scr.log_where);
     row(scr.rows - 1, text);
 }
 

@@ -42,6 +42,7 @@ struct screen_row {
     int64_t expect_x100;
     const char *verdict;
     bool stable, smi, methods_agree;
+    const char *marks;          /* the row's marks ("ok", "U", "SN" ...: docs/measuring.md) */
 };
 
 /* Table lines and what the summary counts. */

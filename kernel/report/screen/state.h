@@ -37,7 +37,7 @@ struct screen_state {
     int page;                 /* while paging: the page shown */
     unsigned n;               /* benchmarks the run selected */
     char elapsed[16];         /* at the last progress line ("" without a clock) */
-    unsigned ok, off, other, unstable, skipped, faulted, notes;
+    unsigned ok, off, other, flagged, skipped, faulted, notes;
     struct screen_far far[SCREEN_TOP_OFF];
     unsigned nfar;
 };

@@ -52,8 +52,8 @@ void screen_count_result(const struct screen_row *r)
         scr.off++;
     else
         scr.other++;
-    if (!r->stable)
-        scr.unstable++;
+    if (r->marks && kstrcmp(r->marks, "ok") != 0)
+        scr.flagged++;
     consider_far(r);
 }
 
@@ -119,9 +119,11 @@ void screen_summary(int status)
     add("Summary: run complete, status %d (%s)", status, status == 0 ? "nothing wrong"
         : status == 1 ? "error notes reported" : status == 2 ? "a benchmark faulted" : "see the log");
     add("%s", "");
-    add("Results: %u measured: ok %u, off %u, no verdict %u; unstable %u", scr.ok + scr.off + scr.other,
-        scr.ok, scr.off, scr.other, scr.unstable);
+    add("Results: %u measured: ok %u, off %u, no verdict %u; flagged %u", scr.ok + scr.off + scr.other,
+        scr.ok, scr.off, scr.other, scr.flagged);
     add("Skipped %u, faulted %u; warnings and errors %u", scr.skipped, scr.faulted, scr.notes);
+    add_wrapped("Marks: ", "ok stable on a trusted timer; U untrusted timer, ? not judged, S unstable, "
+                "N negative differences, M modes or non-linear, D disturbed", 2);
     add("%s", "");
     add_wrapped(scr.trust[0] && scr.trust[0] == 't' ? "Timings trusted: " : "Timings NOT trusted: ",
                 scr.trust_why[0] ? scr.trust_why : "the trust check did not run", 3);

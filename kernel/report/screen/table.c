@@ -12,7 +12,7 @@
 #define W_CYCLES 11   /* "  12345.67c" */
 #define W_EXPECTED 17 /* " Golden Cove 3.00" */
 #define W_VERDICT 10  /* " untrusted" */
-#define W_FLAGS 4     /* " use" */
+#define W_FLAGS 6     /* " USNMD": the marks */
 
 /* Columns join in the order of what a reader needs most, while the name
  * keeps NAME_MIN; the name takes what is left (up to NAME_MAX). */
@@ -48,7 +48,7 @@ void screen_table_heading(char *buf, unsigned size)
     if (c->cycles) cell(buf, &at, W_CYCLES, "cycles", true);
     if (c->expected) cell(buf, &at, W_EXPECTED, "expected", false);
     if (c->verdict) cell(buf, &at, W_VERDICT, "verdict", false);
-    if (c->flags) cell(buf, &at, W_FLAGS, "!", false);
+    if (c->flags) cell(buf, &at, W_FLAGS, "marks", false);
 }
 
 /* The verdict in one word ("no expectation" is "-"). */
@@ -85,9 +85,6 @@ void screen_result_cells(const struct screen_row *r, char *buf, unsigned *at)
     }
     if (c->verdict)
         cell(buf, at, W_VERDICT, r->uarch ? short_verdict(r->verdict) : "-", false);
-    if (c->flags) {
-        ksnprintf(v, sizeof v, "%s%s%s", r->stable ? "" : "u", r->smi ? "s" : "",
-                  r->methods_agree ? "" : "e");
-        cell(buf, at, W_FLAGS, v, false);
-    }
+    if (c->flags)
+        cell(buf, at, W_FLAGS, r->marks ? r->marks : "", false);
 }

@@ -50,6 +50,27 @@ static void declared_numbers_win_over_the_options(void **state)
     assert_int_equal(pl.warmup, 2);
 }
 
+/* loops=auto (0) leaves L to the harness, which grows it for a short
+ * sample; a number, even 100, and a declared L are kept as they are. */
+static void only_loops_auto_may_grow(void **state)
+{
+    (void)state;
+    struct settings s = defaults();
+    struct plan pl;
+    struct bench plain = { .name = "t/plain" };
+    plan_build(&plain, &s, &pl);
+    assert_int_equal(pl.loops, 100);
+    assert_false(pl.loops_grow);
+    s.loops = 0;
+    plan_build(&plain, &s, &pl);
+    assert_int_equal(pl.loops, 100);
+    assert_true(pl.loops_grow);
+    struct bench declared = { .name = "t/declared", .loops = 10 };
+    plan_build(&declared, &s, &pl);
+    assert_int_equal(pl.loops, 10);
+    assert_false(pl.loops_grow);
+}
+
 static void quick_shortens_only_the_default_sample_count(void **state)
 {
     (void)state;
@@ -133,6 +154,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(declared_numbers_win_over_the_options),
+        cmocka_unit_test(only_loops_auto_may_grow),
         cmocka_unit_test(quick_shortens_only_the_default_sample_count),
         cmocka_unit_test(cold_comes_from_the_option_or_the_declaration),
         cmocka_unit_test(the_sweep_runs_the_declared_loops_and_unroll),

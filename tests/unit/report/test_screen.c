@@ -68,7 +68,8 @@ static struct screen_row *fake(struct fake *f, const char *name, int64_t x100, i
     f->r = (struct screen_row){ .name = name, .ticks_x100 = x100, .stable = stable, .methods_agree = true,
                                 .have_cycles = true, .cycles_x100 = x100, .cycles_exact = true,
                                 .uarch = expect_x100 ? "P5" : NULL,
-                                .expect_x100 = expect_x100, .verdict = verdict };
+                                .expect_x100 = expect_x100, .verdict = verdict,
+                                .marks = stable ? "ok" : "S" };
     return &f->r;
 }
 
@@ -95,6 +96,7 @@ static void columns_fit_every_width(void **state)
                                     "untrusted timing", false);
         f.r.smi = true;
         f.r.methods_agree = false;
+        f.r.marks = "USNMD";
         screen_result(r);
         assert_true(widest <= widths[k]);
         assert_non_null(strstr(grid[2], "benchmark"));
@@ -102,9 +104,9 @@ static void columns_fit_every_width(void **state)
         assert_non_null(strstr(grid[3], "untrusted"));
         assert_non_null(strstr(grid[3], "12345.67c"));
         assert_non_null(strstr(grid[3], "~")); /* the name, shortened */
-        /* The flags, whole, on the result's own row wherever they fit. */
+        /* The marks, whole, on the result's own row wherever they fit. */
         if (widths[k] >= 80) {
-            assert_non_null(strstr(grid[3], " use"));
+            assert_non_null(strstr(grid[3], " USNMD"));
             assert_non_null(strstr(grid[3], "P5 3.00"));
             assert_non_null(strstr(grid[2], "ticks"));
         } else {
@@ -132,17 +134,18 @@ static void summary_counts_and_furthest_off(void **state)
     screen_trust(false, "QEMU TCG emulates this CPU");
     screen_summary(2);
     assert_string_equal(grid[2], "Summary: run complete, status 2 (a benchmark faulted)");
-    assert_string_equal(grid[4], "Results: 8 measured: ok 4, off 3, no verdict 1; unstable 1");
+    assert_string_equal(grid[4], "Results: 8 measured: ok 4, off 3, no verdict 1; flagged 1");
     assert_string_equal(grid[5], "Skipped 1, faulted 1; warnings and errors 1");
-    assert_string_equal(grid[7], "Timings NOT trusted: QEMU TCG emulates this CPU");
-    assert_string_equal(grid[9], "Furthest from their expectations (core cycles per body):");
+    assert_memory_equal(grid[6], "Marks: ok stable on a trusted timer; U untrusted timer", 54);
+    assert_string_equal(grid[9], "Timings NOT trusted: QEMU TCG emulates this CPU");
+    assert_string_equal(grid[11], "Furthest from their expectations (core cycles per body):");
     const char *order[] = { "e", "c", "a", "b", "d" };
     const char *pct[] = { "+200.0%", "+100.0%", "+50.0%", "-25.0%", "+10.0%" };
     for (unsigned k = 0; k < 5; k++) {
-        assert_int_equal(grid[10 + k][2], order[k][0]);
-        assert_non_null(strstr(grid[10 + k], pct[k]));
+        assert_int_equal(grid[12 + k][2], order[k][0]);
+        assert_non_null(strstr(grid[12 + k], pct[k]));
     }
-    assert_string_equal(grid[16], "Full log (JSON records and readable lines): serial 0x3f8 at 115200 baud 8N1");
+    assert_string_equal(grid[18], "Full log (JSON records and readable lines): serial 0x3f8 at 115200 baud 8N1");
     assert_string_equal(grid[0], "cyclekit v1.2 | CPU not identified yet | timings NOT trusted");
 }
 

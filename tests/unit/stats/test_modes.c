@@ -163,6 +163,27 @@ static void test_small_clusters_are_not_modes(void **state)
     assert_int_equal(stats_modes(values, 10, NULL, scratch, &m), 0);
 }
 
+/* Seven samples spread over 1, 7, 13, ...: each its own 10 % "mode" by
+ * share alone; with min_count 3 none is, and a floor of 3 keeps a real
+ * cluster of 3. */
+static void test_min_count_floor(void **state)
+{
+    (void)state;
+    for (uint32_t i = 0; i < 7; i++)
+        values[i] = 1 + 6 * (uint64_t)i;
+    struct stats_mode_rule rule = STATS_MODE_RULE_DEFAULT;
+    struct stats_modes m;
+    assert_int_equal(stats_modes(values, 7, &rule, scratch, &m), 7);
+    rule.min_count = 3;
+    assert_int_equal(stats_modes(values, 7, &rule, scratch, &m), 0);
+    assert_int_equal(m.outside, 7);
+    values[7] = values[8] = 42; /* the last sample moved to 42 and two more beside it */
+    values[6] = 42;
+    assert_int_equal(stats_modes(values, 9, &rule, scratch, &m), 1);
+    assert_int_equal(m.mode[0].count, 3);
+    assert_int_equal(m.mode[0].value_x100, 4200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_gap_boundary),
         cmocka_unit_test(test_more_modes_than_listed),
         cmocka_unit_test(test_small_clusters_are_not_modes),
+        cmocka_unit_test(test_min_count_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,33 @@
+"""Trust travels with every number (issue 20 point 1): under QEMU's TCG the
+clock follows the host, so every readable result row carries the mark `U`
+in its marks column, the legend sits under the table header, and the
+closing line repeats that the timings are not trustworthy. One boot,
+`-cpu max`, a few benchmarks; asserted on the readable lines against the
+records."""
+from conftest import assert_complete
+
+CMDLINE = "bench=calib/*,lat/add* samples=15"
+
+
+def test_every_row_says_untrusted_and_so_does_the_last_line(boot):
+    log = boot(cpu="max", qemu="x86_64", cmdline=CMDLINE)
+    assert_complete(log)
+    assert log.one("trust")["trusted"] is False
+    results = log.of_type("result")
+    assert len(results) >= 3
+    lines = log.text.replace("\r", "").split("\n")
+    heading = next(i for i, l in enumerate(lines) if l.startswith("  benchmark") and " marks " in l)
+    assert lines[heading + 1].startswith("  marks: ok stable on a trusted timer | U untrusted timer")
+    for rec in results:
+        assert rec["marks"].startswith("U"), rec
+        assert "untrusted-timer" in rec["flags"]
+        assert rec["stable"] is (rec["judgement"] == "stable")
+        rows = [l for l in lines if l.startswith(f"  {rec['name']} ")]
+        assert len(rows) == 1, (rec["name"], rows)
+        cells = rows[0].split()
+        assert cells[0] == rec["name"] and cells[1] == f"{rec['ticks']:.2f}", rows[0]
+        assert cells[3] == rec["marks"], (rows[0], rec["marks"])
+    closing = [l for l in lines if l.startswith("cyclekit: run complete:")]
+    assert len(closing) == 1
+    assert closing[0].endswith(f"{len(results)} results, timings NOT trustworthy (emulator): every row marked U")
+    assert log.end["trust"] == "untrusted" and log.end["flagged"] == len(results)
