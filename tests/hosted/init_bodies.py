@@ -11,6 +11,8 @@ fault it raises when it starts from the harness's registers instead:
            page 0 is not mapped: Linux; bare metal maps it and measures)
   divide   the init leaves the divisor; from EDX/R9 = 0 the DIV is #DE
   exact    the init's values themselves, compared; any other value is #UD
+  scratch  the scratch data's promise (docs/registers.md): ESI/RSI 4096-byte
+           aligned, EDI/RDI = ESI + 32 KiB, else #UD (with or without init)
 """
 
 INIT = {
@@ -18,17 +20,22 @@ INIT = {
     64: "lea rax, [rsi+64]; mov [rsi+64], rax; mov r8, 7; mov r9, 3",
 }
 
-# name: (body, the fault without the init's registers: hosted, bare)
+# name: (body, the fault without the init's registers on the hosted runners (None: it
+# measures), the same on bare metal where page 0 is mapped (None: it may or may not fault))
 BODIES = {
     32: {
         "pointer": ("mov eax, [eax]", "#PF", None),
         "divide": ("mov ecx, edx; mov eax, 100; xor edx, edx; div ecx; mov edx, ecx", "#DE", "#DE"),
         "exact": ("cmp ebx, 7; jne 1f; cmp edx, 3; je 2f; 1: ud2; 2:", "#UD", "#UD"),
+        "scratch": ("test esi, 0xfff; jne 1f; lea ecx, [esi+32768]; cmp edi, ecx; je 2f; 1: ud2; 2:",
+                    None, None),
     },
     64: {
         "pointer": ("mov rax, [rax]", "#PF", None),
         "divide": ("mov rax, r8; xor edx, edx; div r9; add r8, rdx", "#DE", "#DE"),
         "exact": ("cmp r8, 7; jne 1f; cmp r9, 3; je 2f; 1: ud2; 2:", "#UD", "#UD"),
+        "scratch": ("test esi, 0xfff; jne 1f; lea rcx, [rsi+32768]; cmp rdi, rcx; je 2f; 1: ud2; 2:",
+                    None, None),
     },
 }
 
