@@ -5,6 +5,7 @@
 #include "clock/aperf.h"
 #include "clock/warmup.h"
 #include "measure.h"
+#include "body_place.h"
 #include "plan.h"
 #include "timer.h"
 #include "platform/fault.h"
@@ -273,6 +274,7 @@ void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint
     if (size < 0 || (b->mode == 64 && !platform->call64))
         return;
     load_registers(ctx);
+    body_place_running(b, (uint32_t)size);
     ck_timing.loops = loops;
     run_copies(b, copies, (uint32_t)size);
 }
@@ -341,6 +343,7 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         return;
     }
     load_registers(ctx);
+    body_place_running(b, size); /* a fault's report names the copy and the byte (body_place.h) */
     damage = (struct measure_damage){ 0 };
     guard_arm();
     if (m->cold) { /* no probe: the first execution is the one measured */

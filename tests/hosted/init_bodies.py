@@ -40,15 +40,52 @@ BODIES = {
 }
 
 
-def snippet_args(mode, name, init=True):
+# A body that faults wherever it runs, for the fault's report in the body's mode
+# (docs/log-format.md, fault): (body, the faulting instruction's offset in one copy).
+# In 64-bit code R11 holds RSI's value when it faults, which the dump must show whole.
+FAULTING = {32: ("mov ecx, esi; nop; ud2", 3), 64: ("mov r11, rsi; nop; ud2", 4)}
+
+
+def snippet_args(mode, name, init=True, faulting=False):
     """`cyclekit snippet` arguments that measure every body of the mode in one run, named
-    NAME/1, NAME/2 ... in BODIES' order."""
+    NAME/1, NAME/2 ... in BODIES' order; with faulting, FAULTING's body last."""
     args = ["--mode", str(mode), "--name", name, "--samples", "5", "--loops", "20", "--json"]
     if init:
         args += ["--init", INIT[mode]]
     for body, _, _ in BODIES[mode].values():
         args += ["--asm", body]
+    if faulting:
+        args += ["--asm", FAULTING[mode][0]]
     return args
+
+
+def faulting_name(mode, name):
+    return f"{name}/{len(BODIES[mode]) + 1}"
+
+
+def check_fault_dump(mode, rec, text):
+    """The fault record and its readable lines (text) speak the body's mode and place the
+    faulting instruction in the body. Returns nothing; asserts."""
+    _, offset = FAULTING[mode]
+    assert rec["type"] == "fault" and rec["name"] == "#UD" and rec["mode"] == mode, rec
+    assert rec["body_offset"] == offset and 0 <= rec["body_copy"] < 64, rec
+    place = f"copy {rec['body_copy']} of 64 of the body at +0x{offset:x}"
+    lines = [line for line in text.splitlines() if line.startswith("FAULT #UD")]
+    assert len(lines) == 1 and place in lines[0], lines
+    dump = text[text.index(lines[0]):].splitlines()[1:6]
+    if mode == 64:
+        regs = rec["registers"]
+        assert set(regs) == {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp"} | \
+            {f"r{n}" for n in range(8, 16)}, regs
+        assert regs["r11"] == regs["rsi"] and int(rec["rip"], 16) > 0, rec
+        assert " at RIP 0x" in lines[0] and "EIP" not in lines[0]
+        body = "\n".join(dump)
+        for name in ("RAX=", "RSI=", "RBP=", "RSP=", "R8 =", "R11=", "R15=", "CR2=0x", "RFLAGS="):
+            assert name in body, (name, body)
+        assert f"R11={int(regs['rsi'], 16):016x}" in body, body
+    else:
+        assert "registers" not in rec and "rip" not in rec, rec
+        assert " at EIP 0x" in lines[0] and "EAX=" in "\n".join(dump)
 
 
 def named(mode, name):
