@@ -95,6 +95,11 @@ struct bench {
     uint8_t mode;                     /* 0 or 32: 32-bit code; 64: long-mode code, run through
                                          platform->call64 (BENCH64, or a loaded file's mode) */
     bool loaded;                      /* read at run time, not built in */
+    /* Where a run of n copies is entered when the body's copies are placed
+     * at a declared alignment (kernel/load: a loaded body's, at 64 bytes +
+     * alignment_offset, for every n alike); NULL, or NULL returned:
+     * copies_end - n * size. */
+    const uint8_t *(*place)(const struct bench *b, uint32_t copies, uint32_t *offset);
     const struct bench_expect *file_expect; /* a loaded file's own: BENCH_EXPECT_MAX, NULL-ended */
 };
 

@@ -110,7 +110,7 @@ static void probe(const struct bench *b, uint32_t size)
     ck_timing.read_mode = timer.mode;
     ck_timing.loops = CK_PROBE_EBP;
     ck_timing.probe_ebp = 0;
-    ck_timing.probe_copy = (uintptr_t)(b->copies_end - size);
+    ck_timing.probe_copy = (uintptr_t)body_place_probe(b, size);
 #ifdef __x86_64__ /* no 32-bit body exists in the x86_64 builds (hosted64, host tests) */
     ck_timing.entry = (uintptr_t)ck_probe64_hook;
 #else
@@ -126,7 +126,7 @@ static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size
 {
     ck_timing.stack_top = stack_top();
     ck_timing.read_mode = timer.mode;
-    ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
+    ck_timing.entry = (uintptr_t)body_place_entry(b, copies, size); /* at its alignment (body_place.h) */
     call_fn(b);
     (void)esp_check();
     if (b->carry) { /* the next run goes on where this one stopped (a long pointer chain) */

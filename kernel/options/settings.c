@@ -32,6 +32,9 @@ OPTION_UINT_AT(warmup, &settings.warmup, "warmup", 2, 0, 100, NULL, "warm-up run
 OPTION_UINT_AT(unroll, &settings.unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, NULL,
                "copies of the body per loop iteration (U)");
 OPTION_UINT_AT(loops, &settings.loops, "loops", 100, 1, 1000000, NULL, "loop iterations per sample (L)");
+OPTION_UINT_AT(alignment_offset, &settings.alignment_offset, "alignment_offset", 0, 0, 63, NULL,
+               "where a loaded body's copies start: this many bytes past a 64-byte boundary, the same "
+               "for U and 2U (nanoBench's -alignment_offset)");
 OPTION_BOOL_AT(cold, &settings.cold, "cold", false,
                "measure the first execution only (no warm-up, one sample)");
 OPTION_BOOL_AT(quick, &settings.quick, "quick", false, "fewer samples (31) for a fast overview");
