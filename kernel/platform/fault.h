@@ -52,8 +52,9 @@ struct fault_info {
     uint64_t rip, cr2_64, rflags;
     uint64_t gpr[GPR_COUNT];
     /* Where in a benchmark body the faulting instruction lies (the harness
-     * fills it: body_place.h): the copy, counted from the first in memory,
-     * and the byte offset inside that copy. in_body false: not in one. */
+     * fills it: body_place.h): the copy (0: the first the run executed) of
+     * the body_copies the run enters, and the byte offset inside that copy.
+     * in_body false: not in one. */
     bool in_body;
     uint32_t body_copy, body_offset, body_copies;
 };

@@ -38,12 +38,12 @@ static void write_watchdog(const char *where, const struct fault_info *info)
     rec_close();
 }
 
-/* " in copy 3 of 64 of the body, at +0x2" when the harness placed it. */
+/* ", copy 3 of 16 run, +0x2 into the body" when the harness placed it. */
 static void body_place_text(const struct fault_info *info, char *buf, unsigned size)
 {
     buf[0] = 0;
     if (info->in_body)
-        ksnprintf(buf, size, ", copy %u of %u of the body at +0x%x", (unsigned)info->body_copy,
+        ksnprintf(buf, size, ", copy %u of %u run, +0x%x into the body", (unsigned)info->body_copy + 1,
                   (unsigned)info->body_copies, (unsigned)info->body_offset);
 }
 
@@ -142,7 +142,8 @@ void write_fault(const char *where, const struct fault_info *info)
     if (wide)
         rec_registers64(info);
     if (info->in_body) {
-        rec_u64("body_copy", info->body_copy);
+        rec_u64("body_copy", info->body_copy + 1);
+        rec_u64("body_copies", info->body_copies);
         rec_u64("body_offset", info->body_offset);
     }
     rec_close();

@@ -40,6 +40,8 @@ def test_the_inits_registers_reach_every_body_on_bare_metal(tmp_path, mode):
         assert rec and rec["type"] == "result", (case, body, rec)
     if mode == 64:
         assert log.one("platform")["mode"] == 64
+    placed = [r for r in log.of_type("result") if r["name"] == f"init/{list(init_bodies.BODIES[mode]).index('placed') + 1}"]
+    assert placed and placed[0]["alignment"] == {"boundary": 64, "offset": 0}, placed
     rec = cyclekit_snippet.record_for(log.records, faulting)
     init_bodies.check_fault_dump(mode, rec, log.text)
     assert int(rec["cr0"], 16) & 1, "ring 0 reads CR0 (PE set)"

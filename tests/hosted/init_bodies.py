@@ -13,11 +13,25 @@ fault it raises when it starts from the harness's registers instead:
   exact    the init's values themselves, compared; any other value is #UD
   scratch  the scratch data's promise (docs/registers.md): ESI/RSI 4096-byte
            aligned, EDI/RDI = ESI + 32 KiB, else #UD (with or without init)
+  placed   the first copy of every run (the probe's, 0, U, 2U) starts at the
+           declared alignment, 64 bytes + alignment_offset (placed_body), else
+           #UD; the init's flag (R15 / ECX = 1) says "first copy not checked yet"
 """
 
+
+def placed_body(mode, offset):
+    """A body that checks where the run's first copy starts: its own address (RIP-relative
+    LEA, 7 bytes; CALL/POP, the return address 5 bytes in) modulo 64 must be offset."""
+    if mode == 64:
+        return (f"lea rax, [rip]; test r15, r15; jz 2f; and eax, 63; cmp eax, {(offset + 7) % 64}; "
+                "jne 3f; xor r15d, r15d; jmp 2f; 3: ud2; 2:")
+    return (f"call 1f; 1: pop eax; test ecx, ecx; jz 2f; and eax, 63; cmp eax, {(offset + 5) % 64}; "
+            "jne 3f; xor ecx, ecx; jmp 2f; 3: ud2; 2:")
+
+
 INIT = {
-    32: "lea eax, [esi+64]; mov [esi+64], eax; mov edx, 3; mov ebx, 7",
-    64: "lea rax, [rsi+64]; mov [rsi+64], rax; mov r8, 7; mov r9, 3",
+    32: "lea eax, [esi+64]; mov [esi+64], eax; mov edx, 3; mov ebx, 7; mov ecx, 1",
+    64: "lea rax, [rsi+64]; mov [rsi+64], rax; mov r8, 7; mov r9, 3; mov r15, 1",
 }
 
 # name: (body, the fault without the init's registers on the hosted runners (None: it
@@ -29,6 +43,7 @@ BODIES = {
         "exact": ("cmp ebx, 7; jne 1f; cmp edx, 3; je 2f; 1: ud2; 2:", "#UD", "#UD"),
         "scratch": ("test esi, 0xfff; jne 1f; lea ecx, [esi+32768]; cmp edi, ecx; je 2f; 1: ud2; 2:",
                     None, None),
+        "placed": (placed_body(32, 0), None, None),
     },
     64: {
         "pointer": ("mov rax, [rax]", "#PF", None),
@@ -36,6 +51,7 @@ BODIES = {
         "exact": ("cmp r8, 7; jne 1f; cmp r9, 3; je 2f; 1: ud2; 2:", "#UD", "#UD"),
         "scratch": ("test esi, 0xfff; jne 1f; lea rcx, [rsi+32768]; cmp rdi, rcx; je 2f; 1: ud2; 2:",
                     None, None),
+        "placed": (placed_body(64, 0), None, None),
     },
 }
 
@@ -68,8 +84,9 @@ def check_fault_dump(mode, rec, text):
     faulting instruction in the body. Returns nothing; asserts."""
     _, offset = FAULTING[mode]
     assert rec["type"] == "fault" and rec["name"] == "#UD" and rec["mode"] == mode, rec
-    assert rec["body_offset"] == offset and 0 <= rec["body_copy"] < 64, rec
-    place = f"copy {rec['body_copy']} of 64 of the body at +0x{offset:x}"
+    # The probe run (one copy, before any timing) meets the fault first.
+    assert (rec["body_offset"], rec["body_copy"], rec["body_copies"]) == (offset, 1, 1), rec
+    place = f"copy 1 of 1 run, +0x{offset:x} into the body"
     lines = [line for line in text.splitlines() if line.startswith("FAULT #UD")]
     assert len(lines) == 1 and place in lines[0], lines
     dump = text[text.index(lines[0]):].splitlines()[1:6]

@@ -89,3 +89,27 @@ def test_the_serial_sessions_loaded_body_gets_the_inits_registers():
                          capture_output=True, timeout=300)
     log = cyclekit_log.parse(out.stdout)
     assert [r["name"] for r in log.of_type("result")] == names, log.of_type("fault")
+
+
+@pytest.mark.parametrize("mode", [32, 64])
+@pytest.mark.parametrize("offset", [0, 21])
+def test_copies_start_at_the_declared_alignment_for_u_and_2u(tmp_path, mode, offset):
+    """U = 3: the old entry (copies_end - n * size) put U and 2U at different alignments
+    for most body sizes. The placed body checks its first copy's address in the probe and
+    in every run; the one expecting another offset must fault, so the check can fail."""
+    other = (offset + 32) % 64
+    log_file = tmp_path / "placed.log"
+    p = subprocess.run(CYCLEKIT + ["snippet", "--no-build", "--hosted", "--log", str(log_file),
+                                   "--mode", str(mode), "--unroll", "3", "--samples", "5", "--loops", "20",
+                                   "--options", f"alignment_offset={offset}", "--name", "placed",
+                                   "--init", "mov r15, 1" if mode == 64 else "mov ecx, 1",
+                                   "--asm", init_bodies.placed_body(mode, offset),
+                                   "--asm", init_bodies.placed_body(mode, other)],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    log = cyclekit_log.parse_file(str(log_file))
+    assert log.complete, (log.problems, p.stderr)
+    right = cyclekit_snippet.record_for(log.records, "placed/1")
+    assert right["type"] == "result" and right["unroll"] == 3, right
+    assert right["alignment"] == {"boundary": 64, "offset": offset}
+    wrong = cyclekit_snippet.record_for(log.records, "placed/2")
+    assert wrong["type"] == "fault" and wrong["name"] == "#UD", wrong
