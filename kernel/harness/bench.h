@@ -13,12 +13,15 @@
  * and the reads cancelled. What the body may assume:
  *   ESI  the scratch data (64 KiB, 4 KiB aligned, on pages of its own)
  *   EDI  ESI + 32 KiB
- *   EAX=1 EBX=1 ECX=1 EDX=0 at entry (a .prepare hook may change them)
+ *   EAX=1 EBX=1 ECX=1 EDX=0 at entry (a .prepare hook may change them;
+ *        BENCH_SETUP's setup, a loaded file's init, runs after they are
+ *        loaded and what it leaves is what the first copy sees, in the probe
+ *        run too: docs/registers.md is the whole contract)
  *   ESP  the harness's benchmark stack (16 KiB): PUSH/POP must balance
  *        within one body
  * It must not touch EBP (the loop counter), must leave ESI/EDI pointing into
  * the scratch data, and must not write outside it. The harness checks what
- * it can (measure.c): a probe run of one copy before timing must leave ESP
+ * it can (measure.c): a probe run of one copy (probe.S) before timing must leave ESP
  * and EBP as they were, every run must end with the ESP it began with, and
  * the stack's bottom must keep its guard pattern; a body that breaks one is
  * reported like a fault ("ESP corrupted", "EBP corrupted", "stack overflow"). Anything more elaborate
