@@ -12,7 +12,8 @@ fault it raises when it starts from the harness's registers instead:
   divide   the init leaves the divisor; from EDX/R9 = 0 the DIV is #DE
   exact    the init's values themselves, compared; any other value is #UD
   scratch  the scratch data's promise (docs/registers.md): ESI/RSI 4096-byte
-           aligned, EDI/RDI = ESI + 32 KiB, else #UD (with or without init)
+           aligned (and below 4 GiB), EDI/RDI = ESI + 32 KiB, else #UD (with or
+           without init)
   placed   the first copy of every run (the probe's, 0, U, 2U) starts at the
            declared alignment, 64 bytes + alignment_offset (placed_body), else
            #UD; the init's flag (R15 / ECX = 1) says "first copy not checked yet"
@@ -49,8 +50,8 @@ BODIES = {
         "pointer": ("mov rax, [rax]", "#PF", None),
         "divide": ("mov rax, r8; xor edx, edx; div r9; add r8, rdx", "#DE", "#DE"),
         "exact": ("cmp r8, 7; jne 1f; cmp r9, 3; je 2f; 1: ud2; 2:", "#UD", "#UD"),
-        "scratch": ("test esi, 0xfff; jne 1f; lea rcx, [rsi+32768]; cmp rdi, rcx; je 2f; 1: ud2; 2:",
-                    None, None),
+        "scratch": ("test esi, 0xfff; jne 1f; mov rcx, rsi; shr rcx, 32; jnz 1f; lea rcx, [rsi+32768]; "
+                    "cmp rdi, rcx; je 2f; 1: ud2; 2:", None, None),
         "placed": (placed_body(64, 0), None, None),
     },
 }
