@@ -40,9 +40,11 @@ static const char *lat64_one(struct bench_ctx *ctx)
 #define LAT64_PREP_ANY lat64_one
 
 #define LAT64(name, kind, insn, ...)                                                               \
-    BENCH64("lat64/" #name, "dependent chain of `" insn "` on RAX (\\r = rax)",                     \
+    BENCH_DESC(ck_desc_lat64_##name, "dependent chain of ", "rax", insn, "");                      \
+    BENCH_DESC(ck_desc_lat64_##name##_tput, "4 independent chains: ", LAT64_TPUT_REGS, insn, "");  \
+    BENCH64("lat64/" #name, ck_desc_lat64_##name,                                                  \
             ".irp r,rax\n" insn "\n.endr", .prepare = LAT64_PREP_##kind, .insns = 1, __VA_ARGS__); \
-    BENCH64("lat64/" #name "/tput", "`" insn "` on 4 independent registers (" LAT64_TPUT_REGS ")", \
+    BENCH64("lat64/" #name "/tput", ck_desc_lat64_##name##_tput,                                   \
             ".irp r," LAT64_TPUT_REGS "\n" insn "\n.endr", .prepare = LAT64_PREP_##kind,           \
             .insns = 4,                                                                    \
             .per_body = 4, __VA_ARGS__)

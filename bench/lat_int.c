@@ -58,10 +58,12 @@ static const char *lat_any(struct bench_ctx *ctx)
 #define LAT_PREP_ANY lat_any
 
 #define LAT(name, kind, insn, ...)                                                                 \
-    BENCH("lat/" #name, "dependent chain of `" insn "` on EAX (\\r = ax)",                          \
+    BENCH_DESC(ck_desc_lat_##name, "dependent chain of ", "ax", insn, "");                         \
+    BENCH_DESC(ck_desc_lat_##name##_tput, CK_STR(LAT_CHAINS) " independent chains: ",              \
+               LAT_REGS_##kind, insn, "");                                                         \
+    BENCH("lat/" #name, ck_desc_lat_##name,                                                        \
           ".irp r,ax\n" insn "\n.endr", .prepare = LAT_PREP_##kind, __VA_ARGS__);                   \
-    BENCH("lat/" #name "/tput",                                                                    \
-          "`" insn "` on " CK_STR(LAT_CHAINS) " independent registers (" LAT_REGS_##kind ")",      \
+    BENCH("lat/" #name "/tput", ck_desc_lat_##name##_tput,                                         \
           ".irp r," LAT_REGS_##kind "\n" insn "\n.endr", .prepare = LAT_PREP_##kind,               \
           .insns = LAT_CHAINS,                                                                     \
           .per_body = LAT_CHAINS, __VA_ARGS__)

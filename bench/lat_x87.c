@@ -25,14 +25,20 @@
 #define LATF_SETUP_ADD0 "fninit \n fldpi \n fldpi \n fldpi \n fldpi \n fldz"
 #define LATF_SETUP_MUL1 "fninit \n fldpi \n fldpi \n fldpi \n fldpi \n fld1"
 
+/* What the setup holds, for the descriptions. */
+#define LATF_SAYS_ADD0 " (ST(0) = 0.0, the chains pi)"
+#define LATF_SAYS_MUL1 " (ST(0) = 1.0, the chains pi)"
+#define LATF_TPUT_REGS "%st(1),%st(2),%st(3),%st(4)"
 #define LATF(name, values, insn, ...)                                                          \
-    BENCH_SETUP("lat/x87/" #name, "dependent chain of `" insn "` on ST(1) (" #values ")",         \
+    BENCH_DESC(ck_desc_latf_##name, "dependent chain of ", "%st(1)", insn, LATF_SAYS_##values);    \
+    BENCH_DESC(ck_desc_latf_##name##_tput, "4 independent chains: ", LATF_TPUT_REGS, insn,        \
+               LATF_SAYS_##values);                                                               \
+    BENCH_SETUP("lat/x87/" #name, ck_desc_latf_##name,                                             \
                 LATF_SETUP_##values, ".irp r,%st(1)\n" insn "\n.endr", .needs = { FEAT_FPU },     \
                 __VA_ARGS__);                                                                      \
-    BENCH_SETUP("lat/x87/" #name "/tput",                                                          \
-                "`" insn "` on ST(1)..ST(4): 4 independent chains (" #values ")",                 \
-                LATF_SETUP_##values, ".irp r,%st(1),%st(2),%st(3),%st(4)\n" insn "\n.endr",       \
-                .needs = { FEAT_FPU }, .insns = LATF_CHAINS,                                      \
+    BENCH_SETUP("lat/x87/" #name "/tput", ck_desc_latf_##name##_tput,                              \
+                LATF_SETUP_##values, ".irp r," LATF_TPUT_REGS "\n" insn "\n.endr",                \
+                .needs = { FEAT_FPU }, .insns = LATF_CHAINS,            \
                 .per_body = LATF_CHAINS, __VA_ARGS__)
 
 /*   name  values instruction */

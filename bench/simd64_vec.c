@@ -41,11 +41,15 @@
 
 /* One instruction as a latency and a throughput body:
  *   VEC(name, setup, "insn with \\r carried", lat reg, "tput regs", their count, needs...) */
-#define VEC(name, setup, insn, lat_reg, tput_regs, n, ...)                                     \
-    BENCH64_SETUP("simd64/" name, "dependent chain of `" insn "` (\\r = " lat_reg ")", setup, \
+#define VEC(...) VEC_(__COUNTER__, __VA_ARGS__)
+#define VEC_(id, ...) VEC__(id, __VA_ARGS__)
+#define VEC__(id, name, setup, insn, lat_reg, tput_regs, n, ...)                               \
+    BENCH_DESC(ck_desc_vec_##id, "dependent chain of ", lat_reg, insn, "");                   \
+    BENCH_DESC(ck_desc_vec_##id##_tput, CK_STR(n) " independent chains: ", tput_regs, insn, ""); \
+    BENCH64_SETUP("simd64/" name, ck_desc_vec_##id, setup,                                   \
                   ".irp r," lat_reg "\n" insn "\n.endr", .insns = 1, __VA_ARGS__);            \
-    BENCH64_SETUP("simd64/" name "/tput", "`" insn "` on " CK_STR(n) " independent registers (" tput_regs ")", \
-                  setup, ".irp r," tput_regs "\n" insn "\n.endr", .insns = n,               \
+    BENCH64_SETUP("simd64/" name "/tput", ck_desc_vec_##id##_tput,                           \
+                  setup, ".irp r," tput_regs "\n" insn "\n.endr", .insns = n,                   \
                   .per_body = n, __VA_ARGS__)
 
 /* SSE (legacy encoding, 128 bits): xmm8-11 only exist in long mode. */

@@ -48,8 +48,8 @@ void bare_big_memory(uint8_t **base, uint64_t *size)
 /* Loaded benchmark code (kernel/load/loaded.c): paging is off, so any
  * memory executes; a buffer of the kernel's own (.bss: nothing in the
  * image), out of the way of the big memory above it. LOADED_MAX slots of
- * about 9 KiB each. */
-static uint8_t code_area[LOADED_MAX * 9 * 1024] __attribute__((aligned(64)));
+ * about 9 KiB each and the area of placed copies (LOADED_MEMORY_BYTES). */
+static uint8_t code_area[LOADED_MEMORY_BYTES] __attribute__((aligned(64)));
 
 void bare_code_memory(uint8_t **base, size_t *size)
 {

@@ -21,7 +21,8 @@
  *    (32-bit values, zero-extended: MOV r32 clears bits 63:32, SDM Vol. 1
  *    §3.4.1.1), RSI = ck_rsi_hi:ck_regs[4] (64 bits: a pointer chain in
  *    memory above 4 GiB, bench/mem64_chase.c; the epilogue hands its high
- *    half back in ck_carry_rsi_hi) and R8-R15 = 0. The benchmark stack, the scratch data and the
+ *    half back in ck_carry_rsi_hi) and R8-R15 = 0; then the setup or init code runs and the
+ *    copies start with what it left (docs/registers.md). The benchmark stack, the scratch data and the
  *    timing page lie below 4 GiB on both platforms (static, non-PIE), so
  *    ck_stack_top, ck_end_esp and ck_carry_esi keep their 32-bit fields.
  *

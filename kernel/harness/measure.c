@@ -5,6 +5,7 @@
 #include "clock/aperf.h"
 #include "clock/warmup.h"
 #include "measure.h"
+#include "body_place.h"
 #include "plan.h"
 #include "timer.h"
 #include "stats/stats_wide.h"
@@ -83,11 +84,11 @@ static void guard_check(void)
 }
 
 /* One copy of the body outside timing (probe.S): it must leave ESP and the
- * loop counter EBP as it found them. */
-void ck_probe(const void *copy);
-extern const uint8_t ck_probe_exit[];
+ * loop counter EBP as it found them. The hooks the generated function jumps
+ * to instead of the copies, and where they come back. */
+extern const uint8_t ck_probe_hook[], ck_probe_exit[];
 /* The same for a 64-bit body (probe64.S), called through call64. */
-extern const uint8_t ck_probe64[], ck_probe64_exit[];
+extern const uint8_t ck_probe64_hook[], ck_probe64_exit[];
 
 /* A 64-bit body's generated function is long-mode code: the platform runs
  * it (bare metal: through a 64-bit code segment; the 64-bit hosted runner:
@@ -100,28 +101,25 @@ static void call_fn(const struct bench *b)
         b->fn();
 }
 
-static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size);
-
 static void probe(const struct bench *b, uint32_t size)
 {
-    /* The setup first: the generated function with 0 copies and one loop
-     * runs the prologue and the body's setup, so the probe's copy finds the
-     * vector and mask registers the setup prepares (a VPGATHERDD's index
-     * vector is an address: garbage there faulted in the probe). The
-     * general registers are loaded again from the timing page by the probe. */
-    ck_timing.loops = 1;
-    (void)run_copies(b, 0, size);
+    /* The generated function itself, as every timed run calls it: the
+     * prologue loads the registers, the setup or init code runs (a
+     * VPGATHERDD's index vector, a pointer the init built), then the hook
+     * enters one copy with every register the init left (the register
+     * contract, docs/registers.md). Its loop count is CK_PROBE_EBP, which
+     * the probe expects back less one. */
     ck_timing.stack_top = stack_top();
+    ck_timing.read_mode = timer.mode;
+    ck_timing.loops = CK_PROBE_EBP;
     ck_timing.probe_ebp = 0;
-    if (b->mode == 64) {
-        ck_timing.entry = (uintptr_t)ck_probe64_exit;
-        (void)platform->call64((uintptr_t)ck_probe64, (uintptr_t)(b->copies_end - size));
-    } else { /* a 32-bit body: none exists in the x86_64 builds (hosted64, host tests) */
-#ifndef __x86_64__
-        ck_timing.entry = (uintptr_t)ck_probe_exit;
-        ck_probe(b->copies_end - size);
+    ck_timing.probe_copy = (uintptr_t)body_place_probe(b, size);
+#ifdef __x86_64__ /* no 32-bit body exists in the x86_64 builds (hosted64, host tests) */
+    ck_timing.entry = (uintptr_t)ck_probe64_hook;
+#else
+    ck_timing.entry = (uintptr_t)(b->mode == 64 ? ck_probe64_hook : ck_probe_hook);
 #endif
-    }
+    call_fn(b);
     if (esp_check() && ck_timing.probe_ebp != CK_PROBE_EBP - 1)
         broke(VEC_BODY_EBP, CK_PROBE_EBP - 1, ck_timing.probe_ebp);
     guard_check();
@@ -131,7 +129,7 @@ static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size
 {
     ck_timing.stack_top = stack_top();
     ck_timing.read_mode = timer.mode;
-    ck_timing.entry = (uintptr_t)(b->copies_end - copies * size);
+    ck_timing.entry = (uintptr_t)body_place_entry(b, copies, size); /* at its alignment (body_place.h) */
     call_fn(b);
     (void)esp_check();
     if (b->carry) { /* the next run goes on where this one stopped (a long pointer chain) */
@@ -341,6 +339,7 @@ void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint
     if (size < 0 || (b->mode == 64 && !platform->call64))
         return;
     load_registers(ctx);
+    body_place_running(b, (uint32_t)size);
     ck_timing.loops = loops;
     run_copies(b, copies, (uint32_t)size);
 }
@@ -464,6 +463,7 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         return;
     }
     load_registers(ctx);
+    body_place_running(b, size); /* a fault's report names the copy and the byte (body_place.h) */
     damage = (struct measure_damage){ 0 };
     guard_arm();
     if (m->cold) { /* no probe: the first execution is the one measured */

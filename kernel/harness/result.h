@@ -72,6 +72,10 @@ struct result {
     unsigned hist_bins;           /* 0: no histogram asked for */
     uint32_t hist_count[RESULT_HIST_BINS];
     int64_t hist_from_x100[RESULT_HIST_BINS];
+    /* Where the copies started (body_place.h): every run at align_offset
+     * bytes past a 64-byte boundary; aligned false: not declared. */
+    bool aligned;
+    uint32_t align_offset;
     bool on_cpu;                  /* on= given, or the hybrid default: the processor it ran on follows */
     uint32_t cpu;                 /* its APIC ID */
     unsigned core_type;           /* CPUID 0x1A EAX[31:24] (0: not hybrid or not known) */

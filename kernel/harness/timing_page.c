@@ -19,10 +19,12 @@ _Static_assert(offsetof(struct timing_page, entry) == TP_ENTRY, "ck_entry");
 _Static_assert(offsetof(struct timing_page, saved_rsp) == TP_SAVED_RSP, "ck_saved_rsp");
 _Static_assert(offsetof(struct timing_page, rsi_hi) == TP_RSI_HI, "ck_rsi_hi");
 _Static_assert(offsetof(struct timing_page, carry_rsi_hi) == TP_CARRY_RSI_HI, "ck_carry_rsi_hi");
+_Static_assert(offsetof(struct timing_page, probe_copy) == TP_PROBE_COPY, "ck_probe_copy");
 _Static_assert(sizeof(struct timing_page) == 4096, "one page");
 __asm__(".globl ck_regs, ck_loops, ck_read_mode, ck_t0, ck_t1, ck_carry_esi, ck_entry\n"
         ".globl ck_saved_esp, ck_stack_top, ck_end_esp, ck_probe_ebp, ck_saved_rsp\n"
-        ".globl ck_rsi_hi, ck_carry_rsi_hi\n"
+        ".globl ck_rsi_hi, ck_carry_rsi_hi, ck_probe_copy\n"
+        ".set ck_probe_copy, ck_timing + " CK_STR(TP_PROBE_COPY) "\n"
         ".set ck_rsi_hi, ck_timing + " CK_STR(TP_RSI_HI) "\n"
         ".set ck_carry_rsi_hi, ck_timing + " CK_STR(TP_CARRY_RSI_HI) "\n"
         ".set ck_saved_rsp, ck_timing + " CK_STR(TP_SAVED_RSP) "\n"

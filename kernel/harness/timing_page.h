@@ -26,8 +26,8 @@
 #endif
 #endif
 
-/* EBP at the probe run's entry (probe.S): any value a body is unlikely to
- * produce from itself. */
+/* EBP at the probe run's entry (probe.S: the loop count it is given): any
+ * value a body is unlikely to produce from itself. */
 #define CK_PROBE_EBP 0x40000001
 
 /* Byte offsets of the fields, for the assembler. */
@@ -46,6 +46,7 @@
                               jumps through its low half, 64-bit code through all of it) */
 #define TP_SAVED_RSP 80  /* the caller's RSP while a 64-bit body runs (bench_asm64.h) */
 #define TP_CARRY_RSI_HI 88 /* bits 63:32 of RSI after the last 64-bit run (bench .carry) */
+#define TP_PROBE_COPY 96   /* the copy the probe run enters (probe.S; 8 bytes, as ck_entry) */
 
 #ifndef __ASSEMBLER__
 struct timing_page {
@@ -59,6 +60,8 @@ struct timing_page {
     uint64_t entry;      /* the same 8 bytes for 32-bit and 64-bit code */
     uint64_t saved_rsp;
     uint32_t carry_rsi_hi;
+    uint32_t pad_;
+    uint64_t probe_copy;
 } __attribute__((aligned(4096)));
 
 extern struct timing_page ck_timing;

@@ -56,8 +56,8 @@ static bool vector_fits(int sig, unsigned v)
     return false;
 }
 
-/* The 64-bit hosted runner's context names its registers R*; the record
- * keeps their low 32 bits (its code and data lie below 4 GiB). */
+/* The 64-bit hosted runner's context names its registers R*; the 32-bit
+ * fields keep their low halves, the 64-bit ones (below) all of them. */
 #ifdef __x86_64__
 #define CTX_IP REG_RIP
 #define CTX_FL REG_EFL
@@ -107,6 +107,22 @@ static void capture(int sig, const siginfo_t *si, const ucontext_t *uc, struct f
     info->edi = (uint32_t)r[CTX_DI];
     info->ebp = (uint32_t)r[CTX_BP];
     info->esp = (uint32_t)r[CTX_SP];
+    info->cr_unread = true;
+    info->bits = 32;
+#ifdef __x86_64__
+    /* The whole registers: the body's code is 64-bit, and its pointers
+     * (an mmap'd chain, the stack) may lie above 4 GiB. */
+    static const int order[GPR_COUNT] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                                          REG_RSI, REG_RDI, REG_R8, REG_R9, REG_R10, REG_R11,
+                                          REG_R12, REG_R13, REG_R14, REG_R15 };
+    info->bits = 64;
+    info->rip = (uint64_t)r[REG_RIP];
+    info->rflags = (uint64_t)r[REG_EFL];
+    if (info->vector == VEC_PF)
+        info->cr2_64 = (uint64_t)(uintptr_t)si->si_addr;
+    for (unsigned i = 0; i < GPR_COUNT; i++)
+        info->gpr[i] = (uint64_t)r[order[i]];
+#endif
 }
 
 static void on_fault(int sig, siginfo_t *si, void *context)

@@ -62,7 +62,7 @@ unsigned hosted_boot_modules(const struct platform_module **list)
 void hosted_code_memory(uint8_t **base, size_t *size)
 {
     static uint8_t *mem;
-    static const size_t bytes = LOADED_MAX * 9 * 1024;
+    static const size_t bytes = LOADED_MEMORY_BYTES;
     if (!mem) {
         void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         mem = m == MAP_FAILED ? NULL : m;

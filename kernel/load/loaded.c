@@ -3,6 +3,7 @@
  * serial session can replace a benchmark (same name) as often as it likes. */
 #include "loaded.h"
 #include "loaded_code.h"
+#include "loaded_place.h"
 #include "module.h"
 #include "harness/bench_registry.h"
 #include "lib/fmt.h"
@@ -23,8 +24,11 @@ static size_t memory_size, slot_size;
 
 void loaded_set_memory(uint8_t *base, size_t size)
 {
+    /* The top of it holds the placed copies of the body being measured. */
+    size_t place = size > PLACE_AREA_BYTES ? PLACE_AREA_BYTES : 0;
+    loaded_place_memory(place ? base + size - place : NULL, place);
     memory = base;
-    memory_size = size;
+    memory_size = size - place;
     slot_size = (loaded_code_size(MODULE_INIT_MAX, MODULE_BODY_MAX) + 63) & ~(size_t)63;
 }
 
@@ -69,7 +73,7 @@ static void fill(struct slot *s, const struct module_view *m, const struct loade
                            .copies = code->copies, .copies_end = code->copies_end,
                            .loops = m->loops, .unroll = m->unroll, .samples = m->samples,
                            .per_body = m->copies,
-                           .mode = (uint8_t)m->mode, .loaded = true };
+                           .mode = (uint8_t)m->mode, .loaded = true, .place = loaded_place };
     kmemcpy(s->b.needs, m->needs, sizeof s->b.needs);
     kmemset(s->expect, 0, sizeof s->expect);
     kmemcpy(s->expect, m->expect, sizeof m->expect);
@@ -97,6 +101,7 @@ void loaded_add(const uint8_t *data, size_t len, const char *origin, struct modu
     if (!s)
         return;
     struct loaded_code code;
+    loaded_place_forget(); /* blocks of a body this file may replace */
     if (!loaded_code_build(m.mode, s->code, slot_size, m.init, m.init_len, m.body, m.body_len, &code)) {
         ksnprintf(v->why, sizeof v->why, "this build cannot generate %u-bit code", m.mode);
         return;

@@ -9,11 +9,15 @@
 #include <stdint.h>
 #include "harness/bench.h"
 #include "module_format.h"
+#include "loaded_place.h"
 
 /* Slots for loaded benchmarks; when all are used, the next new name takes
  * the slot loaded longest ago (its verdict names the one it evicted), so a
  * long serial session never runs out. */
 #define LOADED_MAX 32
+/* The executable memory a platform gives (loaded_set_memory): the slots and
+ * the area of placed copies (loaded_place.h). */
+#define LOADED_MEMORY_BYTES (LOADED_MAX * 9 * 1024 + PLACE_AREA_BYTES)
 
 /* What became of one file, for its "module" record. */
 struct module_verdict {

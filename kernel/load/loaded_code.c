@@ -104,3 +104,30 @@ int loaded_code_build(unsigned mode, uint8_t *dst, size_t cap, const uint8_t *in
     out->size = (size_t)(p - dst);
     return 1;
 }
+
+size_t loaded_code_block(unsigned mode, const uint8_t *copies, const uint8_t *copies_end, uint32_t body_len,
+                         uint32_t n, uint8_t *dst, size_t cap)
+{
+    const struct loaded_template *t = template_for(mode);
+    if (!t || (size_t)n * body_len + t->dec_len + 6 + 5 > cap)
+        return 0;
+    /* The function's own loop top (its JMP *ck_entry sits right before its
+     * copies) and epilogue (after its DEC EBP; JNZ top). */
+    const uint8_t *top = copies - (t->epilogue - t->top);
+    const uint8_t *epilogue = copies_end + t->dec_len + 6;
+    uint8_t *p = dst;
+    for (uint32_t i = 0; i < n; i++, p += body_len)
+        kmemcpy(p, copies, body_len);
+    kmemcpy(p, t->dec, t->dec_len);
+    p += t->dec_len;
+    *p++ = 0x0f;                          /* jnz top */
+    *p++ = 0x85;
+    int32_t rel = (int32_t)(top - (p + 4));
+    kmemcpy(p, &rel, 4);
+    p += 4;
+    *p++ = 0xe9;                          /* jmp epilogue (JMP rel32, E9 cd) */
+    rel = (int32_t)(epilogue - (p + 4));
+    kmemcpy(p, &rel, 4);
+    p += 4;
+    return (size_t)(p - dst);
+}

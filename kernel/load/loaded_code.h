@@ -37,4 +37,16 @@ int loaded_code_can(unsigned mode);
 int loaded_code_build(unsigned mode, uint8_t *dst, size_t cap, const uint8_t *init, uint32_t init_len,
                       const uint8_t *body, uint32_t body_len, struct loaded_code *out);
 
+/* The tail loaded_code_block writes after the copies: DEC EBP, JNZ rel32, JMP rel32. */
+#define LOADED_BLOCK_TAIL_MAX (2 + 6 + 5)
+
+/* Writes n copies of a built function's body (copies .. copies_end, body_len
+ * bytes each) at dst, then a loop tail back into that function: DEC EBP;
+ * JNZ to its top (the JMP *ck_entry); JMP to its epilogue. A run entered at
+ * dst then runs n copies per iteration wherever dst lies (loaded_place.c
+ * puts it at a declared alignment). Returns the bytes written, 0 when they
+ * do not fit in cap or the mode cannot be made. */
+size_t loaded_code_block(unsigned mode, const uint8_t *copies, const uint8_t *copies_end, uint32_t body_len,
+                         uint32_t n, uint8_t *dst, size_t cap);
+
 #endif

@@ -35,6 +35,9 @@ OPTION_UINT_AT(unroll, &settings.unroll, "unroll", 8, 1, CK_MAX_COPIES / 2, NULL
 static const struct option_name loops_auto[] = { { "auto", 0 }, { NULL, 0 } };
 OPTION_UINT_AT(loops, &settings.loops, "loops", 0, 0, 1000000, loops_auto,
                "loop iterations per sample (L); auto: 100, more until a sample spans 1000 timer steps");
+OPTION_UINT_AT(alignment_offset, &settings.alignment_offset, "alignment_offset", 0, 0, 63, NULL,
+               "where a loaded body's copies start: this many bytes past a 64-byte boundary, the same "
+               "for U and 2U (nanoBench's -alignment_offset)");
 OPTION_BOOL_AT(cold, &settings.cold, "cold", false,
                "measure the first execution only (no warm-up, one sample)");
 OPTION_BOOL_AT(quick, &settings.quick, "quick", false, "fewer samples (31) for a fast overview");

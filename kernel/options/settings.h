@@ -18,6 +18,7 @@ enum { TIMER_AUTO = 4 };
 struct settings {
     /* How a benchmark is measured (the defaults a declaration may override). */
     uint32_t samples, warmup, unroll, loops;
+    uint32_t alignment_offset;    /* a loaded body's first copy: this many bytes past 64 (docs/registers.md) */
     bool cold, quick;
     uint32_t timer;               /* TIMER_AUTO or an enum read_mode */
     /* What the run does. */

@@ -3,6 +3,7 @@
  * and returns FAULT_CODE(vector): nonzero, vector in the low byte. */
 #ifndef CK_FAULT_H
 #define CK_FAULT_H
+#include <stdbool.h>
 #include <stdint.h>
 
 #define FAULT_FLAG 0x100
@@ -33,12 +34,29 @@ enum { VEC_WATCHDOG = 32, VEC_APIC_SPURIOUS = 33 };
 /* Mnemonic of an exception vector ("#GP"), "#??" for reserved ones. */
 const char *fault_name(unsigned vector);
 
+/* The general registers of 64-bit code, in the encoding's order (SDM Vol.
+ * 2A §2.2.1.2, Table 2-4): RAX RCX RDX RBX RSP RBP RSI RDI R8 .. R15. */
+enum { GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI, GPR_R8, GPR_COUNT = 16 };
+
 /* What the exception handler saw. */
 struct fault_info {
     uint32_t vector, error_code, eip, cs, eflags;
     uint32_t cr0, cr2, cr4;
     uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp;
     uint32_t expected, seen;  /* VEC_BODY_*: the value it should have been, the one found */
+    /* The faulting code's mode: 64 when it ran in 64-bit mode (a long-mode
+     * body on bare metal; the 64-bit hosted runner), where rip, cr2_64 and
+     * gpr hold whole registers (the 32-bit fields their low halves); else 32. */
+    uint8_t bits;
+    bool cr_unread;           /* ring 3: CR0 and CR4 cannot be read (their fields are 0) */
+    uint64_t rip, cr2_64, rflags;
+    uint64_t gpr[GPR_COUNT];
+    /* Where in a benchmark body the faulting instruction lies (the harness
+     * fills it: body_place.h): the copy (0: the first the run executed) of
+     * the body_copies the run enters, and the byte offset inside that copy.
+     * in_body false: not in one. */
+    bool in_body;
+    uint32_t body_copy, body_offset, body_copies;
 };
 
 #endif

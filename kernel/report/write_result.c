@@ -9,6 +9,7 @@
 #include "options/settings.h"
 #include "record/log.h"
 #include "write.h"
+#include "harness/body_place.h"
 
 static void stats_object(const char *key, const struct result_stats *st)
 {
@@ -228,6 +229,12 @@ static void record(const struct result *r)
     rec_str("verdict", r->verdict);
     if (r->memory)
         memory(r);
+    if (r->aligned) { /* where the copies started, the same for U and 2U (body_place.h) */
+        rec_obj_open("alignment");
+        rec_u64("boundary", BODY_PLACE_BOUNDARY);
+        rec_u64("offset", r->align_offset);
+        rec_obj_close();
+    }
     if (r->ec->n)
         events(r->ec);
     if (r->hist_bins)

@@ -6,6 +6,7 @@
 #include "bench_run.h"
 #include "guarded_step.h"
 #include "harness/bench_registry.h"
+#include "harness/body_place.h"
 #include "harness/count.h"
 #include "harness/measure.h"
 #include "harness/plan.h"
@@ -227,6 +228,7 @@ static int measure_on(const struct platform *p, const struct bench *b, const str
     static struct result r;
     result_compute(b, &m, &ec, &r);
     memory_of(p, ctx, &r);
+    r.aligned = body_place_alignment(&r.align_offset);
     r.on_cpu = on_names_cpu(); /* on=, or the hybrid default (on_cpus.c) */
     r.cpu = t->apic_id;
     r.core_type = t->core_type;

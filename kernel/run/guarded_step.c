@@ -1,6 +1,7 @@
 #include "platform/platform.h"
 #include "platform/fault.h"
 #include "guarded_step.h"
+#include "harness/body_place.h"
 #include "record/log.h"
 #include "report/write.h"
 #include "platform/status.h"
@@ -20,6 +21,7 @@ int guarded_step_seen(const struct platform *p, const char *where, guarded_fn fn
         return STATUS_OK;
     if (p->after_fault)
         p->after_fault();
+    body_place_locate(&info); /* a benchmark body's: which copy, which byte */
     write_fault(where, &info);
     if (seen) { /* provoked on purpose (the self-test): a record, not an error */
         *seen = info;

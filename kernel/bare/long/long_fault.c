@@ -15,7 +15,7 @@ void long_double_fault(struct isr_frame *f, uint32_t esp);
 void long_double_fault(struct isr_frame *f, uint32_t esp)
 {
     struct fault_info info = { 0 };
-    fault_capture(f, esp, &info);
+    fault_capture(f, esp, (const struct isr_regs64 *)((const uint8_t *)f + ISR64_FRAME_PAD), &info);
     guard_abort("double fault (handled on its own stack, IST1)", &info);
     machine_exit(STATUS_KERNEL_FAULT);
 }

@@ -12,6 +12,8 @@
 #include "isr_frame.h"
 #include "watchdog.h"
 #include "platform/status.h"
+#include "lib/kstring.h"
+#include "gdt.h"
 
 
 struct extable_entry {
@@ -22,8 +24,27 @@ extern const struct extable_entry __start_ck_extable[], __stop_ck_extable[];
 static volatile int in_handler;
 static volatile unsigned nmi_count; /* NMIs that arrived anyway (none expected) */
 
-void fault_capture(const struct isr_frame *f, uint32_t esp, struct fault_info *info)
+/* Long mode: the whole registers, when the faulting code ran in 64-bit mode
+ * (CS the 64-bit selector); the kernel's own compatibility-mode code keeps
+ * the 32-bit dump. */
+static void capture64(const struct isr_frame *f, const struct isr_regs64 *r, struct fault_info *info)
 {
+    if (!r || (r->cs & 0xfffc) != SEL_CODE64)
+        return;
+    info->bits = 64;
+    info->rip = r->rip;
+    info->rflags = r->rflags;
+    info->cr2_64 = *(const uint64_t *)((const uint8_t *)f + ISR64_CR2_AT);
+    const uint64_t regs[GPR_COUNT] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi, r->rdi,
+                                       r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15 };
+    kmemcpy(info->gpr, regs, sizeof regs);
+}
+
+void fault_capture(const struct isr_frame *f, uint32_t esp, const struct isr_regs64 *r64,
+                   struct fault_info *info)
+{
+    kmemset(info, 0, sizeof *info);
+    info->bits = 32;
     info->vector = f->vector;
     info->error_code = f->error_code;
     info->eip = f->eip;
@@ -43,9 +64,11 @@ void fault_capture(const struct isr_frame *f, uint32_t esp, struct fault_info *i
     info->edi = f->edi;
     info->ebp = f->ebp;
     info->esp = esp;
+    capture64(f, r64, info);
 }
 
-void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
+/* The common path of both stubs; r64: the 64-bit registers, or NULL. */
+static void dispatch(struct isr_frame *f, uint32_t esp, const struct isr_regs64 *r64)
 {
     if (f->vector == VEC_NMI) { /* not a fault: count it, carry on */
         nmi_count++;
@@ -70,7 +93,7 @@ void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
     }
     in_handler = 1;
     struct fault_info info;
-    fault_capture(f, esp, &info);
+    fault_capture(f, esp, r64, &info);
     info.expected = bound_ms;
     info.seen = 0;
     if (guard_active()) {
@@ -81,8 +104,13 @@ void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
     machine_exit(STATUS_KERNEL_FAULT);
 }
 
+void fault_dispatch_at(struct isr_frame *f, uint32_t esp)
+{
+    dispatch(f, esp, (const struct isr_regs64 *)((const uint8_t *)f + ISR64_FRAME_PAD));
+}
+
 void fault_dispatch(struct isr_frame *f)
 {
     /* Same privilege level: no stack switch, the faulting ESP is just above the frame. */
-    fault_dispatch_at(f, (uint32_t)&f->eflags + 4);
+    dispatch(f, (uint32_t)&f->eflags + 4, NULL);
 }

@@ -127,7 +127,7 @@ static void yaml_blocks_carry_the_numbers(void **state)
     /* The fault's block, whole. */
     assert_non_null(strstr(all, "not ok 4 - lat/div\n  ---\n  message: \"the benchmark faulted and was stopped\"\n"
                                 "  where: \"benchmark lat/div\"\n  vector: 0\n"
-                                "  name: \"#DE\"\n  error_code: 0x0\n  eip: 0x1234\n  cr0: 0x0\n  cr2: 0x0\n"
+                                "  name: \"#DE\"\n  error_code: 0x0\n  eip: 0x1234\n  mode: 32\n  cr0: 0x0\n  cr2: 0x0\n"
                                 "  cr4: 0x0\n  eflags: 0x0\n  ...\n1..4\n"));
 }
 
