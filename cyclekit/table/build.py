@@ -43,15 +43,20 @@ def _wanted(doc, pattern):
 CACHE = os.path.join(BUILD, "table")
 
 
-def gather(tools, say, match=None):
+def gather(tools, say, match=None, opcodes=None):
     """{opcode: Form}, in LLVM's order, from both exegesis modes; match (a regular
     expression) keeps the opcodes it finds in LLVM's spelling before anything is
-    disassembled (select() applies it to the instruction text as well)."""
+    disassembled (select() applies it to the instruction text as well); opcodes (LLVM's
+    names) asks llvm-exegesis for those alone."""
     table = collections.OrderedDict()
     pattern = re.compile(match, re.I) if match else None
     for mode in forms.MODES:
         t0 = time.monotonic()
-        docs, refusals = forms.run_exegesis(tools["exegesis"], mode, CACHE)
+        try:
+            docs, refusals = forms.run_exegesis(tools["exegesis"], mode, CACHE, selection=opcodes)
+        except forms.UnknownOpcode as e:
+            raise ValueError(f"--opcodes: LLVM does not know the opcode {e} "
+                             f"({os.path.basename(tools['exegesis'])}; names as in ADD64rr)") from e
         have = {d["opcode"] for d in docs}
         refusals = {op: why for op, why in refusals.items() if op not in have}
         docs = [d for d in docs if _wanted(d, pattern)]
