@@ -30,6 +30,7 @@ class Body:
         self.init = list(init)
         self.insns = list(insns)
         self.problem = problem
+        self.chain = None      # memory.py's kind of chain for a memory form, else None
 
     @property
     def per_copy(self):

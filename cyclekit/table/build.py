@@ -7,7 +7,7 @@ import sys
 import time
 
 from cyclekit.tree import BUILD
-from cyclekit.table import bodies, classify, forms, measure, model, operands, remap, rows
+from cyclekit.table import bodies, classify, forms, measure, memory, model, operands, remap, rows
 
 
 class Form:
@@ -79,7 +79,26 @@ def gather(tools, say, match=None, opcodes=None):
             form.reason = form.reason or f"{classify.NO_SNIPPET}: {why}"
         say(f"{len(docs)} {mode} snippets from LLVM ({len(refusals)} opcodes without one) "
             f"in {time.monotonic() - t0:.1f} s")
+    add_memory_chains(tools, table)
     return table
+
+
+def add_memory_chains(tools, table):
+    """For every form LLVM gave a throughput set with a memory operand: the scratch zeroed
+    in the set's init and, without a latency snippet, a latency chain (memory.py); GNU as
+    assembles the rewritten lines in one run, llvm-mc gives them LLVM's text."""
+    todo = [form for form in table.values() if form.tput and not form.tput.problem and
+            any("[rdi" in i.text for i in form.tput.insns)]
+    chains = [(form, memory.latency_texts(form.tput.insns[0])) for form in todo if form.lat is None]
+    codes = operands.assemble_lines(memory.ZERO_TEXTS + [t for _, (kind, text, init) in chains if kind
+                                                         for t in [text] + init])
+    for form, (kind, text, init) in chains:
+        form.lat = memory.chain(kind, form.tput, text, init, codes) if kind else \
+            bodies.Body(problem=text)
+        form.lat.chain = kind
+    for form in todo:
+        memory.zero_scratch(form.tput, codes)
+    forms.add_llvm_texts(tools["mc"], [f.lat.insns[0] for f, (kind, _, _) in chains if kind and not f.lat.problem])
 
 
 def _bodies(form):
@@ -211,7 +230,8 @@ def operand_latencies(form, records):
 
 def make_row(form, records, summaries, model_cpu):
     """The row of one form."""
-    row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records)}
+    row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records),
+           "latency_chain": getattr(form.lat, "chain", None)}
     runnable = _bodies(form)
     row["isa"] = rows.isa_of(runnable[0].insns[:1]) if runnable else None   # the form's own
     row["asm"] = runnable[0].text() if runnable else form.key

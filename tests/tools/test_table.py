@@ -169,7 +169,8 @@ def test_bad_arguments_and_a_missing_llvm_exit_2_with_the_reason(tmp_path):
 # Named opcodes: llvm-exegesis builds these snippets alone (-opcode-name), in a fraction of
 # a second instead of the minutes its every-opcode run takes on a loaded CI machine; --match
 # then narrows them as it narrows the whole set.
-SUBSET = ("ADD32rr", "IMUL64rr", "VPADDDYrr", "RDMSR", "CPUID", "SHL8rCL", "AAA", "JMP_1", "SUB64rr")
+SUBSET = ("ADD32rr", "IMUL64rr", "VPADDDYrr", "RDMSR", "CPUID", "SHL8rCL", "AAA", "JMP_1", "SUB64rr",
+          "MOV64rm", "ADD64mr", "MOV32mr")
 
 
 @pytest.mark.skipif(not HAVE_LLVM, reason="LLVM (llvm-exegesis) is not installed: scripts/deps")
@@ -193,6 +194,15 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
         assert r["throughput_status"].startswith("measured") and isinstance(r["throughput"], float)
         assert r["model_cpu"] and isinstance(r["latency_model"], float)
     assert by["ADD32rr"]["asm"].startswith("add ")
+    # Memory forms at the scratch address: a load chained address -> result, a
+    # read-modify-write chained through memory, a store with its throughput alone.
+    from cyclekit.table import memory
+    for name, chain in (("MOV64rm", memory.LOAD), ("ADD64mr", memory.RMW)):
+        r = by[name]
+        assert r["latency_chain"] == chain and r["latency_status"].startswith("measured"), r
+        assert r["throughput_status"].startswith("measured") and "[rdi" in r["asm"], r
+    assert by["MOV32mr"]["latency_status"] == "skipped: " + memory.NO_CHAIN_STORE
+    assert by["MOV32mr"]["throughput_status"].startswith("measured")
     # ADD and IMUL have a second register input: a chain through it, "REG: cycles",
     # where LLVM's snippet gave it its own register (llvm-exegesis picks the
     # registers, and `imul rcx,rcx` has no other input to chain through).
@@ -269,3 +279,26 @@ def test_a_runaway_decode_does_not_swallow_the_next_snippet():
     assert [i.text for i in second][:2] == ["push r15", "mov dl,0x0"]
     assert b"".join(i.code for i in second) == xor8rr
     assert [i.text for i in forms.cut(second, 1).group] == ["xor dl,r15b"]
+
+
+def test_memory_forms_chain_through_the_address_or_memory_and_keep_their_throughput():
+    from cyclekit.table import memory
+    load = memory.latency_texts(Insn(b"", "imul r13,QWORD PTR [rdi+0x40]"))
+    assert load == (memory.LOAD, "imul r13,QWORD PTR [rdi+r13]", ["xor r13d, r13d"])
+    assert memory.latency_texts(Insn(b"", "add al,BYTE PTR [rdi]"))[1] == "add al,BYTE PTR [rdi+rax]"
+    assert memory.latency_texts(Insn(b"", "lock add QWORD PTR [rdi+0x80],rbx")) == \
+        (memory.RMW, "lock add QWORD PTR [rdi],rbx", [])
+    assert memory.latency_texts(Insn(b"", "mov QWORD PTR [rdi],r14"))[:2] == (None, memory.NO_CHAIN_STORE)
+    assert memory.latency_texts(Insn(b"", "cmp rsi,QWORD PTR [rdi]"))[:2] == (None, memory.NO_CHAIN_OTHER)
+    assert memory.operands_of("vpaddd zmm1{k1},zmm2,DWORD PTR [rdi]{1to16}") == \
+        ("vpaddd", ["zmm1{k1}", "zmm2", "DWORD PTR [rdi]{1to16}"])
+    # Placed: [RDI+disp] as llvm-exegesis writes it; not: an index, RSI, control state.
+    assert classify.reason_of(Insn(b"", "add rax,QWORD PTR [rdi+0x40]")) is None
+    assert classify.reason_of(Insn(b"", "add rax,QWORD PTR [rdi+rbx*1]")) == classify.MEMORY
+    assert classify.reason_of(Insn(b"", "ldmxcsr DWORD PTR [rdi]")) == classify.CONTROL_STATE
+    assert classify.reason_of(Insn(b"", "lea rax,[rbx+rcx*2]")) is None
+    from cyclekit.table import operands
+    codes = operands.assemble_lines(memory.ZERO_TEXTS + ["imul r13,QWORD PTR [rdi+r13]", "xor r13d, r13d"])
+    body = memory.chain(memory.LOAD, bodies.Body([], []), *load[1:], codes)
+    assert body.problem is None and [i.text for i in body.init][-1] == "xor r13d, r13d"
+    assert "rep stosq" in [i.text for i in body.init] and body.insns[0].code == codes[load[1]]
