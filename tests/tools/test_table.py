@@ -302,3 +302,78 @@ def test_memory_forms_chain_through_the_address_or_memory_and_keep_their_through
     body = memory.chain(memory.LOAD, bodies.Body([], []), *load[1:], codes)
     assert body.problem is None and [i.text for i in body.init][-1] == "xor r13d, r13d"
     assert "rep stosq" in [i.text for i in body.init] and body.insns[0].code == codes[load[1]]
+
+
+def _made_table(folder):
+    """A small table as `cyclekit table` writes it: two GPR forms (one the model misses), an
+    AVX2 form, a skipped one."""
+    from cyclekit.table import output
+    made = [{"opcode": "ADD32rr", "isa": "gpr", "asm": "add eax,ebx", "latency": 1.0, "latency_spread": 0.0,
+             "latency_model": 1.0, "throughput": 0.25, "throughput_model": 0.25, "latency_status": "measured",
+             "throughput_status": "measured", "chain_insns": 1, "set_insns": 12, "model_cpu": "sapphirerapids"},
+            {"opcode": "IMUL64rm", "isa": "gpr", "asm": "imul r13,QWORD PTR [rdi+r13]", "latency": 8.0,
+             "latency_spread": 0.01, "latency_model": 4.0, "throughput": 1.0, "throughput_model": 1.0,
+             "latency_chain": "memory: address -> result", "disagree": "latency", "model_cpu": "sapphirerapids"},
+            {"opcode": "VPADDDYrr", "isa": "avx2", "asm": "vpaddd ymm0,ymm0,ymm1", "latency": 1.0,
+             "latency_model": 1.0, "throughput": 0.33, "throughput_model": 0.33},
+            {"opcode": "RDMSR", "isa": None, "asm": "rdmsr", "latency_status": "skipped: privileged",
+             "throughput_status": "skipped: privileged"}]
+    run = {"forms": 4, "measured": 3, "skipped": {"privileged": 1}, "cpu_name": "Rocket Lake",
+           "cpu_brand": "Intel(R) Xeon(R)", "model_cpu": "sapphirerapids", "llvm": "llvm-mca-16", "seconds": 1.5}
+    output.write_all(str(folder), run, made)
+    return made
+
+
+def test_db_import_stores_a_table_once_and_refuses_a_broken_one(tmp_path):
+    from sqlalchemy import create_engine, select
+    from cyclekit.results.table_rows import instruction_forms, instruction_tables
+    _made_table(tmp_path / "t")
+    db = str(tmp_path / "r.db")
+    runs = [subprocess.run([FRONT, "db", "--db", db, "import", str(tmp_path / "t")], capture_output=True,
+                           text=True, timeout=60) for _ in range(2)]
+    assert [p.returncode for p in runs] == [0, 0], runs[0].stderr
+    assert "stored as instruction table 1 (4 forms)" in runs[0].stdout
+    assert "already stored as table 1" in runs[1].stdout
+    engine = create_engine("sqlite:///" + db)
+    with engine.connect() as conn:
+        tables = conn.execute(select(instruction_tables)).fetchall()
+        forms_ = {r.opcode: r for r in conn.execute(select(instruction_forms)).fetchall()}
+    assert [(t.cpu_name, t.model_cpu, t.forms, t.measured) for t in tables] == \
+        [("Rocket Lake", "sapphirerapids", 4, 3)]
+    assert set(forms_) == {"ADD32rr", "IMUL64rm", "VPADDDYrr", "RDMSR"}
+    assert (forms_["IMUL64rm"].latency, forms_["IMUL64rm"].latency_model, forms_["IMUL64rm"].disagree,
+            forms_["IMUL64rm"].latency_chain) == (8.0, 4.0, "latency", "memory: address -> result")
+    assert forms_["RDMSR"].latency is None and forms_["ADD32rr"].set_insns == 12
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "table_run"}\n{"type": "result"}\n')
+    p = subprocess.run([FRONT, "db", "--db", db, "import", str(bad)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "not an instruction table: line 2" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_report_shows_the_table_beside_the_model_in_headless_chromium(tmp_path):
+    from cyclekit.results import table_section
+    made = _made_table(tmp_path / "t")
+    assert table_section.comparison(made) == [
+        ["-", 1, 0, 0, 0, "-", 0, 0, "-"],
+        ["avx2", 1, 1, 1, 0, "1.00", 1, 0, "1.00"],
+        ["gpr", 2, 2, 2, 1, "1.50", 2, 0, "1.00"]]
+    out = tmp_path / "report"
+    p = subprocess.run([FRONT, "report", os.path.join(ROOT, "tests", "tools", "logs", "pentium.log"),
+                        str(tmp_path / "t"), "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "1 instruction tables" in p.stderr, p.stderr
+    page = (out / "index.html").read_text()
+    assert "id='instruction-table'" in page and page.count('<tr class="off">') == 1
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        pytest.skip("chromium is not installed (scripts/deps installs it)")
+    url = "file://" + str(out / "index.html") + "#filter=imul|add32&sort=-latency"
+    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    assert 'data-rows="4"' in body and "data-errors" not in body, body
+    forms_part = p.stdout[p.stdout.index('id="forms"'):]
+    hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', forms_part)
+    shown = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", forms_part) if op not in hidden]
+    assert shown == ["IMUL64rm", "ADD32rr"] and sorted(hidden) == ["RDMSR", "VPADDDYrr"], (shown, hidden)
