@@ -4,6 +4,7 @@
   cyclekit table --isa gpr,avx2 --match '^ADD' --limit 20 -o t/
   cyclekit table --opcodes ADD64rr,IMUL64rr -o t/   these LLVM opcodes alone (fast)
   cyclekit table --cpu sapphirerapids -o t/         LLVM's model of that CPU beside
+  cyclekit table --cpu pentium -o t/                the P5 column from scripts/p5model.py
 
 The forms come from llvm-exegesis (latency and inverse_throughput snippets,
 no counters needed), each is measured by the hosted 64-bit runner in one
@@ -20,7 +21,7 @@ import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media
-from cyclekit.table import build, measure, model, output
+from cyclekit.table import build, measure, model, output, p5
 from cyclekit.tree import BUILD
 
 VERB = "table"
@@ -143,6 +144,26 @@ def session_starter(args):
     return lambda: measure.QemuSession(qemu)
 
 
+def model_values(tools, cpu_name, note, selected):
+    """(model name, note, summaries): llvm-mca's model of the CPU, or for the P5 (LLVM has
+    no Pentium schedule) the project's pairing model, scripts/p5model.py (cyclekit/table/p5.py)."""
+    t0 = time.monotonic()
+    if cpu_name == "pentium":
+        summaries = p5.model_all(selected)
+        build.stderr(f"{p5.NAME}: {len(summaries)} values in {time.monotonic() - t0:.1f} s")
+        return p5.NAME, (note + "; " if note else "") + "the P5 column from scripts/p5model.py", summaries
+    if not cpu_name:
+        build.stderr(note)
+        return cpu_name, note, {}
+    try:
+        summaries = build.model_all(tools, cpu_name, selected)
+        build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s")
+        return cpu_name, note, summaries
+    except model.ModelError as e:
+        build.stderr(f"no model values: {e}")
+        return None, f"no model values: {e}", {}
+
+
 def make_table(args, tools, runner, started):
     runner.start_session()
     cpu = runner.cpu or {}
@@ -155,14 +176,7 @@ def make_table(args, tools, runner, started):
     build.stderr(f"{len(selected)} forms selected of {len(table)}")
     references = build.add_operand_chains(selected)
     records = build.measure_all(runner, selected, references, build.stderr)
-    t0 = time.monotonic()
-    summaries = {}
-    try:
-        summaries = build.model_all(tools, cpu_name, selected) if cpu_name else {}
-        build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s" if cpu_name else note)
-    except model.ModelError as e:
-        note, cpu_name = f"no model values: {e}", None
-        build.stderr(note)
+    cpu_name, note, summaries = model_values(tools, cpu_name, note, selected)
     rows_ = [build.make_row(f, records, summaries, cpu_name) for f in selected]
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),

@@ -377,3 +377,37 @@ def test_report_shows_the_table_beside_the_model_in_headless_chromium(tmp_path):
     hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', forms_part)
     shown = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", forms_part) if op not in hidden]
     assert shown == ["IMUL64rm", "ADD32rr"] and sorted(hidden) == ["RDMSR", "VPADDDYrr"], (shown, hidden)
+
+
+def test_p5_column_comes_from_the_pairing_model():
+    """`table --cpu pentium`: LLVM 16 has no Pentium schedule, so scripts/p5model.py gives the
+    P5 column for the forms a Pentium has, its registers renamed to 32-bit ones."""
+    from cyclekit.table import build, p5
+    assert p5.to_32bit(["addw %r12w, %r15w"]) == ["addw %ax, %bx"]
+    assert p5.to_32bit(["movl (%rdi,%r8), %r8d"]) == ["movl (%edi,%eax), %eax"]
+    assert p5.to_32bit(["addq %rax, %rbx"]) is None and p5.to_32bit(["addl %r8d, %r9d"] * 1) is not None
+
+    def form(opcode, lat, tput):
+        f = build.Form(opcode)
+        for kind, texts in (("lat", lat), ("tput", tput)):
+            insns = []
+            for t in texts:
+                insns.append(Insn(b"", t))
+                insns[-1].att = t
+            setattr(f, kind, bodies.Body([], insns))
+        return f
+    made = [form("ADD32rr", ["addl %ebx, %eax"],
+                 ["addl %r8d, %r9d", "addl %r10d, %r11d", "addl %ecx, %edx", "addl %r12d, %r13d"]),
+            form("ADD16rr", ["addw %r12w, %r15w"], ["addw %r12w, %r15w", "addw %r8w, %r9w"]),
+            form("IMUL32rr", ["imull %ecx, %r9d"], ["imull %ecx, %r9d", "imull %ecx, %r10d"]),
+            form("SHL32rCL", ["shll %cl, %r9d"], ["shll %cl, %r9d", "shll %cl, %r10d"]),
+            form("MOV32rm", ["movl (%rdi,%r8), %r8d"], ["movl (%rdi), %eax", "movl 64(%rdi), %ebx"]),
+            form("ADD64rr", ["addq %r8, %r8"], ["addq %r8, %r9", "addq %r10, %r11"])]
+    got = {k: round(v["cycles_per_iteration"] if k[1] == "lat" else v["block_rthroughput"], 3)
+           for k, v in p5.model_all(made).items()}
+    assert got == {("ADD32rr", "lat"): 1.0, ("ADD32rr", "tput"): 2.0,      # 4 paired: 0.5 each
+                   ("ADD16rr", "lat"): 2.0, ("ADD16rr", "tput"): 4.0,      # 66h: a clock, U only
+                   ("IMUL32rr", "lat"): 9.0, ("IMUL32rr", "tput"): 18.0,   # NP, 9 clocks [IL]
+                   ("SHL32rCL", "lat"): 4.0, ("SHL32rCL", "tput"): 8.0,    # NP, 4 clocks
+                   ("MOV32rm", "lat"): 2.0,     # AGI: the address register a clock late
+                   ("MOV32rm", "tput"): 2.0}, got   # paired, one cache bank (bits 2-4): 2 clocks
