@@ -256,6 +256,14 @@ def _reason_group(reason):
     return classify.FEATURE if reason.startswith(classify.FEATURE) else reason
 
 
+def _unmeasured(row):
+    """The group of a form that ran but gave no value: it faulted (the table went on), or
+    the runner gave no record for it."""
+    statuses = [row.get("latency_status") or "", row.get("throughput_status") or ""]
+    return "faulted (recorded with its fault)" if any(s.startswith("fault") for s in statuses) \
+        else "not measured"
+
+
 def skip_counts(rows_):
     """{reason: forms} over both parts (a form counts once per distinct reason)."""
     counts = collections.Counter()
@@ -264,5 +272,5 @@ def skip_counts(rows_):
                                                                  row.get("throughput_status"))
                    if s and s.startswith("skipped: ")}
         if row.get("latency") is None and row.get("throughput") is None:
-            counts.update(reasons or {"not measured"})
+            counts.update(reasons or {_unmeasured(row)})
     return dict(counts)

@@ -175,17 +175,22 @@ def make_table(args, tools, runner, started):
     build.check_features(selected, cpu.get("features") or ())
     build.stderr(f"{len(selected)} forms selected of {len(table)}")
     references = build.add_operand_chains(selected)
+    t_measure = time.monotonic()
     records = build.measure_all(runner, selected, references, build.stderr)
+    t_measure = time.monotonic() - t_measure
     cpu_name, note, summaries = model_values(tools, cpu_name, note, selected)
     rows_ = [build.make_row(f, records, summaries, cpu_name) for f in selected]
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
                 "seconds": round(time.monotonic() - started, 1), "cpu_name": cpu.get("name"),
                 "cpu_brand": cpu.get("brand"), "model_cpu": cpu_name, "note": note,
-                "llvm": os.path.basename(tools["mca"]), "match": args.match, "isa": args.isa or None}
+                "llvm": os.path.basename(tools["mca"]), "match": args.match, "isa": args.isa or None,
+                "bodies": len(records), "measure_seconds": round(t_measure, 2)}
     output.write_all(args.output, run_info, rows_)
     build.stderr(f"{len(rows_)} forms, {measured} measured, {run_info['seconds']} s: "
                  f"{os.path.join(args.output, 'index.html')}")
+    rate = f"{len(records) / t_measure:.1f} bodies/s, {len(rows_) / t_measure:.1f} forms/s" if t_measure else "-"
+    build.stderr(f"the session: {len(records)} bodies of {len(rows_)} forms in {t_measure:.1f} s ({rate})")
     for reason, n in sorted(run_info["skipped"].items(), key=lambda kv: -kv[1]):
         build.stderr(f"  skipped {n}: {reason}")
     return 0
