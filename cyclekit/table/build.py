@@ -183,7 +183,7 @@ def model_all(tools, cpu, selected):
     for kind in ("lat", "tput"):
         blocks = {f.opcode: [i.att for i in getattr(f, kind).insns] for f in selected
                   if getattr(f, kind) and not getattr(f, kind).problem}
-        for opcode, summary in model.run_mca(tools["mca"], cpu, blocks).items():
+        for opcode, summary in model.run_mca(tools["mca"], cpu, blocks, cycles=(kind == "lat")).items():
             out[(opcode, kind)] = summary
     return out
 
@@ -236,7 +236,10 @@ def make_row(form, records, summaries, model_cpu):
     row["isa"] = rows.isa_of(runnable[0].insns[:1]) if runnable else None   # the form's own
     row["asm"] = runnable[0].text() if runnable else form.key
     if form.reason and not runnable:
-        row["latency_status"] = row["throughput_status"] = f"skipped: {form.reason}"
+        # LLVM's refusal of one mode; the other mode's body says its own reason, if any.
+        row["latency_status"], row["throughput_status"] = (
+            f"skipped: {b.problem}" if b is not None and b.problem else f"skipped: {form.reason}"
+            for b in (form.lat, form.tput))
         return row
     lat_model, tput_model = _model_values(summaries, form)
     (row["latency"], row["latency_spread"], row["latency_status"],
@@ -265,12 +268,15 @@ def _unmeasured(row):
 
 
 def skip_counts(rows_):
-    """{reason: forms} over both parts (a form counts once per distinct reason)."""
+    """{reason: forms} of the forms without any value, one reason each: a fault where one
+    part faulted, else the throughput set's skip reason (LLVM refuses every memory form in
+    latency mode, so the set's reason is the telling one), else the chain's."""
     counts = collections.Counter()
     for row in rows_:
-        reasons = {_reason_group(s.split(": ", 1)[1]) for s in (row.get("latency_status"),
-                                                                 row.get("throughput_status"))
-                   if s and s.startswith("skipped: ")}
-        if row.get("latency") is None and row.get("throughput") is None:
-            counts.update(reasons or {_unmeasured(row)})
+        if row.get("latency") is not None or row.get("throughput") is not None:
+            continue
+        statuses = [row.get("throughput_status") or "", row.get("latency_status") or ""]
+        skipped = [s.split(": ", 1)[1] for s in statuses if s.startswith("skipped: ")]
+        faulted = any(s.startswith("fault") for s in statuses)
+        counts[_unmeasured(row) if faulted or not skipped else _reason_group(skipped[0])] += 1
     return dict(counts)
