@@ -26,6 +26,7 @@ chain(kind, texts, codes) -> Body
 """
 import re
 
+from cyclekit import asm
 from cyclekit.table import bodies
 
 LOAD = "memory: address -> result"
@@ -59,17 +60,7 @@ def operands_of(text):
     if mn in ("lock", "rep", "repz", "repnz") and len(words) > 1:
         words = words[1].split(None, 1)
         mn = words[0]
-    ops, depth, cur = [], 0, ""
-    for ch in words[1] if len(words) > 1 else "":
-        depth += ch in "[{"
-        depth -= ch in "]}"
-        if ch == "," and depth == 0:
-            ops.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        ops.append(cur.strip())
+    ops = asm.split_operands(words[1], "[{", "]}") if len(words) > 1 else []
     return mn, ops
 
 

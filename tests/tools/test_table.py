@@ -225,6 +225,15 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
         assert f">{r['opcode']}<" in page
 
 
+def _browser_dom(browser, url, tmp_path):
+    """(the DOM after the page's script ran, its <body ...> tag) from headless chromium."""
+    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return p.stdout, p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+
+
 def test_page_sorts_and_filters_in_headless_chromium(tmp_path):
     """The page's own script, run by a browser: a view in the link (#filter=, #sort=) hides
     the rows that do not match and orders the rest, without a script error."""
@@ -236,15 +245,11 @@ def test_page_sorts_and_filters_in_headless_chromium(tmp_path):
             for op, text, lat in (("ADD32rr", "add eax,ebx", 1.0), ("IMUL64rr", "imul rax,rbx", 3.0),
                                   ("ADD64rr", "add rax,rbx", 1.0), ("SHL8rCL", "shl al,cl", 1.1))]
     output.write_all(str(tmp_path), {"forms": 4, "measured": 4, "skipped": {}}, made)
-    url = "file://" + str(tmp_path / "index.html") + "#filter=add|imul&sort=-latency"
-    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=3000",
-                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr[-2000:]
-    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    dom, body = _browser_dom(browser, "file://" + str(tmp_path / "index.html") + "#filter=add|imul&sort=-latency",
+                             tmp_path)
     assert 'data-rows="4"' in body and "data-errors" not in body, body
-    order = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", p.stdout)]
-    hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', p.stdout)
+    order = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", dom)]
+    hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', dom)
     assert order[0] == "IMUL64rr" and hidden == ["SHL8rCL"], (order, hidden)
 
 
@@ -366,14 +371,10 @@ def test_report_shows_the_table_beside_the_model_in_headless_chromium(tmp_path):
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
         pytest.skip("chromium is not installed (scripts/deps installs it)")
-    url = "file://" + str(out / "index.html") + "#filter=imul|add32&sort=-latency"
-    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
-                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr[-2000:]
-    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    dom, body = _browser_dom(browser, "file://" + str(out / "index.html") + "#filter=imul|add32&sort=-latency",
+                             tmp_path)
     assert 'data-rows="4"' in body and "data-errors" not in body, body
-    forms_part = p.stdout[p.stdout.index('id="forms"'):]
+    forms_part = dom[dom.index('id="forms"'):]
     hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', forms_part)
     shown = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", forms_part) if op not in hidden]
     assert shown == ["IMUL64rm", "ADD32rr"] and sorted(hidden) == ["RDMSR", "VPADDDYrr"], (shown, hidden)
