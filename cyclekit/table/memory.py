@@ -91,10 +91,14 @@ def latency_texts(insn):
     return LOAD, text, [f"xor {_r32(dest)}, {_r32(dest)}"]
 
 
-def zero_scratch(body, codes):
-    """Appends the scratch zeroing to a body's init (or marks it too long)."""
-    body.init += [bodies.Insn(codes[t], t) for t in ZERO_TEXTS]
-    if not bodies._fits(body.init, body.insns):
+def zero_scratch(body, codes, after=()):
+    """Appends the scratch zeroing (then `after`) to a body's init, fewer copies of a set
+    where that makes it fit (bodies.fit), or marks it too long."""
+    tail = [bodies.Insn(codes[t], t) for t in ZERO_TEXTS] + list(after)
+    fitted = bodies.fit(body.init, body.insns, tail)
+    if fitted:
+        body.init, body.insns = fitted
+    else:
         body.problem = bodies.classify.TOO_LONG
 
 
@@ -106,8 +110,5 @@ def chain(kind, tput_body, text, init_texts, codes):
     if text not in codes or any(t not in codes for t in init_texts + ZERO_TEXTS):
         return bodies.Body(problem=f"{kind}: GNU as refused the rewritten form")
     body = bodies.Body(list(tput_body.init), [bodies.Insn(codes[text], text)])
-    zero_scratch(body, codes)
-    body.init += [bodies.Insn(codes[t], t) for t in init_texts]
-    if not bodies._fits(body.init, body.insns):
-        body.problem = bodies.classify.TOO_LONG
+    zero_scratch(body, codes, [bodies.Insn(codes[t], t) for t in init_texts])
     return body
