@@ -412,3 +412,15 @@ def test_p5_column_comes_from_the_pairing_model():
                    ("SHL32rCL", "lat"): 4.0, ("SHL32rCL", "tput"): 8.0,    # NP, 4 clocks
                    ("MOV32rm", "lat"): 2.0,     # AGI: the address register a clock late
                    ("MOV32rm", "tput"): 2.0}, got   # paired, one cache bank (bits 2-4): 2 clocks
+
+
+def test_a_set_too_long_sheds_copies_and_the_loads_of_their_registers():
+    load = lambda n: Insn(bytes(60), f"vmovdqu32 zmm{n},ZMMWORD PTR [rsp]")
+    init = [Insn(b"\x6a\x00", "push 0x0"), load(1), load(2), load(3), load(4),
+            Insn(b"\x48\x83\xc4\x40", "add rsp,0x40")]                          # 248 bytes
+    copies = [Insn(bytes(7), f"vaddps zmm{n},zmm{n},ZMMWORD PTR [rdi+{64 * n:#x}]") for n in (1, 2, 3, 4)]
+    tail = [Insn(bytes(19), "rep stosq (the scratch zeroing)")]
+    kept, insns = bodies.fit(init, copies, tail)
+    assert [i.text for i in insns] == [c.text for c in copies[:3]]     # one copy and zmm4's load gone
+    assert [i.text for i in kept] == [i.text for i in init[:4]] + ["add rsp,0x40", tail[0].text]
+    assert bodies.fit(init, [Insn(bytes(129), "too long")]) is None
