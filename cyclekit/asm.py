@@ -161,12 +161,13 @@ def _code(obj):
     return b"".join(body for name, _, _, body, _ in sections if name == ".text")
 
 
-def split_operands(text):
+def split_operands(text, opening="(", closing=")"):
+    """Operands split at the commas outside brackets (AT&T's parentheses by default)."""
     ops, depth, cur = [], 0, ""
     for ch in text:
-        if ch == "(":
+        if ch in opening:
             depth += 1
-        elif ch == ")":
+        elif ch in closing:
             depth -= 1
         if ch == "," and depth == 0:
             ops.append(cur.strip())

@@ -194,9 +194,10 @@ def latency_section(runs, figs):
     return parts
 
 
-def render(runs, figs, hists):
+def render(runs, figs, hists, tables_html=""):
     """The page. figs: {"latency": png|None, "latency-untrusted": png|None, "comparison": png|None};
-    hists: [(run, result, png)]."""
+    hists: [(run, result, png)]; tables_html: the instruction tables' section
+    (results.table_section), last."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>cyclekit report</title>"
              f"<style>{STYLE}</style><script>{CHECK_SCRIPT}</script></head><body>",
@@ -228,5 +229,6 @@ def render(runs, figs, hists):
     else:
         parts.append("<p class='note'>No raw samples in these logs: boot with the <code>raw</code> "
                      "option to record every sample.</p>")
+    parts.append(tables_html)
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -30,6 +30,7 @@ class Body:
         self.init = list(init)
         self.insns = list(insns)
         self.problem = problem
+        self.chain = None      # memory.py's kind of chain for a memory form, else None
 
     @property
     def per_copy(self):
@@ -192,9 +193,42 @@ def throughput(split):
     insns = [i for i in split.group if not classify.touches_harness_regs(i)]
     if not insns:
         return Body(problem=classify.HARNESS_REGS)
-    while insns and sum(len(i.code) for i in insns) > benchfile.BODY_MAX:
+    fitted = fit(_init(split), insns)
+    return Body(*fitted) if fitted else Body(problem=classify.TOO_LONG)
+
+
+VECTOR_RE = re.compile(r"\b(?:[xyz]mm(\d+)|(k[0-7]))\b")
+
+
+def _register_keys(text):
+    """The registers a text names, one key per register whatever the width (XMM5, YMM5 and
+    ZMM5 are one; AL and RAX are one)."""
+    keys = {"v" + m.group(1) if m.group(1) else m.group(2) for m in VECTOR_RE.finditer(text)}
+    keys |= {_family64(w) for w in re.findall(r"[a-z0-9]+", text)} - {None}
+    return keys
+
+
+def _sets_register(insn):
+    """The register an init instruction sets (its first operand), or None (PUSH, the
+    stack adjustment, ...)."""
+    words = insn.text.split(None, 1)
+    if len(words) < 2 or words[0] in ("push", "pop"):
+        return None
+    first = words[1].split(",")[0].replace("(32)", "").strip()
+    keys = _register_keys(first)
+    return next(iter(keys)) if len(keys) == 1 and "[" not in first and first != "rsp" else None
+
+
+def fit(init, insns, tail=()):
+    """(init, insns) within the file's limits: the set's last copies dropped until it fits,
+    and with them the init's loads of registers no kept copy names (LLVM sets every
+    register of the whole set; a ZMM set's init alone nears the 256 bytes). tail: init
+    instructions kept as they are, after the rest. None when not even one copy fits."""
+    insns = list(insns)
+    while insns:
+        used = set().union(*(_register_keys(i.text) for i in insns))
+        kept = [i for i in init if _sets_register(i) in (None, *used)] + list(tail)
+        if _fits(kept, insns):
+            return kept, insns
         insns.pop()
-    init = _init(split)
-    if not insns or not _fits(init, insns):
-        return Body(problem=classify.TOO_LONG)
-    return Body(init, insns)
+    return None

@@ -7,7 +7,7 @@ import sys
 import time
 
 from cyclekit.tree import BUILD
-from cyclekit.table import bodies, classify, forms, measure, model, operands, remap, rows
+from cyclekit.table import bodies, classify, forms, measure, memory, model, operands, remap, rows
 
 
 class Form:
@@ -43,15 +43,20 @@ def _wanted(doc, pattern):
 CACHE = os.path.join(BUILD, "table")
 
 
-def gather(tools, say, match=None):
+def gather(tools, say, match=None, opcodes=None):
     """{opcode: Form}, in LLVM's order, from both exegesis modes; match (a regular
     expression) keeps the opcodes it finds in LLVM's spelling before anything is
-    disassembled (select() applies it to the instruction text as well)."""
+    disassembled (select() applies it to the instruction text as well); opcodes (LLVM's
+    names) asks llvm-exegesis for those alone."""
     table = collections.OrderedDict()
     pattern = re.compile(match, re.I) if match else None
     for mode in forms.MODES:
         t0 = time.monotonic()
-        docs, refusals = forms.run_exegesis(tools["exegesis"], mode, CACHE)
+        try:
+            docs, refusals = forms.run_exegesis(tools["exegesis"], mode, CACHE, selection=opcodes)
+        except forms.UnknownOpcode as e:
+            raise ValueError(f"--opcodes: LLVM does not know the opcode {e} "
+                             f"({os.path.basename(tools['exegesis'])}; names as in ADD64rr)") from e
         have = {d["opcode"] for d in docs}
         refusals = {op: why for op, why in refusals.items() if op not in have}
         docs = [d for d in docs if _wanted(d, pattern)]
@@ -74,7 +79,26 @@ def gather(tools, say, match=None):
             form.reason = form.reason or f"{classify.NO_SNIPPET}: {why}"
         say(f"{len(docs)} {mode} snippets from LLVM ({len(refusals)} opcodes without one) "
             f"in {time.monotonic() - t0:.1f} s")
+    add_memory_chains(tools, table)
     return table
+
+
+def add_memory_chains(tools, table):
+    """For every form LLVM gave a throughput set with a memory operand: the scratch zeroed
+    in the set's init and, without a latency snippet, a latency chain (memory.py); GNU as
+    assembles the rewritten lines in one run, llvm-mc gives them LLVM's text."""
+    todo = [form for form in table.values() if form.tput and not form.tput.problem and
+            any("[rdi" in i.text for i in form.tput.insns)]
+    chains = [(form, memory.latency_texts(form.tput.insns[0])) for form in todo if form.lat is None]
+    codes = operands.assemble_lines(memory.ZERO_TEXTS + [t for _, (kind, text, init) in chains if kind
+                                                         for t in [text] + init])
+    for form, (kind, text, init) in chains:
+        form.lat = memory.chain(kind, form.tput, text, init, codes) if kind else \
+            bodies.Body(problem=text)
+        form.lat.chain = kind
+    for form in todo:
+        memory.zero_scratch(form.tput, codes)
+    forms.add_llvm_texts(tools["mc"], [f.lat.insns[0] for f, (kind, _, _) in chains if kind and not f.lat.problem])
 
 
 def _bodies(form):
@@ -159,7 +183,7 @@ def model_all(tools, cpu, selected):
     for kind in ("lat", "tput"):
         blocks = {f.opcode: [i.att for i in getattr(f, kind).insns] for f in selected
                   if getattr(f, kind) and not getattr(f, kind).problem}
-        for opcode, summary in model.run_mca(tools["mca"], cpu, blocks).items():
+        for opcode, summary in model.run_mca(tools["mca"], cpu, blocks, cycles=(kind == "lat")).items():
             out[(opcode, kind)] = summary
     return out
 
@@ -206,12 +230,16 @@ def operand_latencies(form, records):
 
 def make_row(form, records, summaries, model_cpu):
     """The row of one form."""
-    row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records)}
+    row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records),
+           "latency_chain": getattr(form.lat, "chain", None)}
     runnable = _bodies(form)
     row["isa"] = rows.isa_of(runnable[0].insns[:1]) if runnable else None   # the form's own
     row["asm"] = runnable[0].text() if runnable else form.key
     if form.reason and not runnable:
-        row["latency_status"] = row["throughput_status"] = f"skipped: {form.reason}"
+        # LLVM's refusal of one mode; the other mode's body says its own reason, if any.
+        row["latency_status"], row["throughput_status"] = (
+            f"skipped: {b.problem}" if b is not None and b.problem else f"skipped: {form.reason}"
+            for b in (form.lat, form.tput))
         return row
     lat_model, tput_model = _model_values(summaries, form)
     (row["latency"], row["latency_spread"], row["latency_status"],
@@ -231,13 +259,24 @@ def _reason_group(reason):
     return classify.FEATURE if reason.startswith(classify.FEATURE) else reason
 
 
+def _unmeasured(row):
+    """The group of a form that ran but gave no value: it faulted (the table went on), or
+    the runner gave no record for it."""
+    statuses = [row.get("latency_status") or "", row.get("throughput_status") or ""]
+    return "faulted (recorded with its fault)" if any(s.startswith("fault") for s in statuses) \
+        else "not measured"
+
+
 def skip_counts(rows_):
-    """{reason: forms} over both parts (a form counts once per distinct reason)."""
+    """{reason: forms} of the forms without any value, one reason each: a fault where one
+    part faulted, else the throughput set's skip reason (LLVM refuses every memory form in
+    latency mode, so the set's reason is the telling one), else the chain's."""
     counts = collections.Counter()
     for row in rows_:
-        reasons = {_reason_group(s.split(": ", 1)[1]) for s in (row.get("latency_status"),
-                                                                 row.get("throughput_status"))
-                   if s and s.startswith("skipped: ")}
-        if row.get("latency") is None and row.get("throughput") is None:
-            counts.update(reasons or {"not measured"})
+        if row.get("latency") is not None or row.get("throughput") is not None:
+            continue
+        statuses = [row.get("throughput_status") or "", row.get("latency_status") or ""]
+        skipped = [s.split(": ", 1)[1] for s in statuses if s.startswith("skipped: ")]
+        faulted = any(s.startswith("fault") for s in statuses)
+        counts[_unmeasured(row) if faulted or not skipped else _reason_group(skipped[0])] += 1
     return dict(counts)

@@ -1,7 +1,8 @@
 """Which forms can run here, and why not (a library: no VERB).
 
-A form runs as a register form when its instructions touch no memory, do
-not transfer control, need no privilege, leave the harness's RBP (the loop
+A form runs when its memory operands are at the scratch address ([RDI+disp],
+as llvm-exegesis writes them; RSI/RDI moved or used implicitly are not), it
+does not transfer control, need no privilege, leave the harness's RBP (the loop
 counter) and RSP (the stack) alone, and need no feature this CPU lacks.
 Every other form gets one reason from a short fixed list, so the table
 groups its skips (REASONS). Anything the rules miss still cannot stop the
@@ -21,14 +22,16 @@ from cyclekit import asm
 
 CONTROL = "control flow"
 PRIVILEGED = "privileged (ring 0) or traps to the hypervisor"
-MEMORY = "memory operand (not measured yet)"
+MEMORY = "memory operand the table cannot place (RSI/RDI implicitly, an index, VSIB, RIP)"
+CONTROL_STATE = "loads control state from memory (x87 control word, MXCSR, XRSTOR)"
 HARNESS_REGS = ("touches the runner's own registers (RBP: the loop counter, RSP: the stack, "
                 "FS/GS base, segment registers, the direction flag)")
 FEATURE = "needs a feature this CPU lacks"
 TOO_LONG = "too long for a benchmark file"
 NO_SNIPPET = "LLVM gives no snippet"
 UNCUT = "the snippet could not be cut into init and body"
-REASONS = (NO_SNIPPET, UNCUT, "not an instruction in 64-bit mode", CONTROL, PRIVILEGED, MEMORY, HARNESS_REGS, FEATURE, TOO_LONG)
+REASONS = (NO_SNIPPET, UNCUT, "not an instruction in 64-bit mode", CONTROL, PRIVILEGED, MEMORY, CONTROL_STATE,
+           HARNESS_REGS, FEATURE, TOO_LONG)
 
 # Mnemonics (GNU objdump's spelling) that transfer control or trap on purpose.
 CONTROL_RE = re.compile(r"^(j\w+|call\w*|ret\w*|loop\w*|int\d?|into|iret\w*|sys(call|enter|exit|ret)\w*"
@@ -76,11 +79,26 @@ def reason_of(insn):
         return CONTROL
     if PRIVILEGED_RE.match(mn) or PRIVILEGED_RE.match(insn.text):
         return PRIVILEGED
-    if "[" in insn.text or mn in ("xlat", "xlatb", "cmpxchg8b", "cmpxchg16b", "maskmovq",
-                                  "maskmovdqu", "vmaskmovdqu") or \
-            re.match(r"^(movs|stos|lods|scas|cmps)\w?$", mn):
+    if mn in IMPLICIT_MEMORY or re.match(r"^(movs|stos|lods|scas|cmps)\w?$", mn):
         return MEMORY
+    if mn == "lea" or "[" not in insn.text:
+        return None                     # LEA computes an address and touches no memory
+    if not all(SCRATCH_RE.fullmatch(m) for m in re.findall(r"\[([^\]]*)\]", insn.text)):
+        return MEMORY
+    if CONTROL_STATE_RE.match(mn):
+        return CONTROL_STATE
     return None
+
+
+# Memory the table can place: llvm-exegesis addresses every memory operand as [RDI+disp]
+# (disp a multiple of 64 below 4 KiB), and the register contract gives RDI = the scratch
+# data + 32 KiB (docs/adding-a-benchmark.md), so every such access stays in the scratch data.
+SCRATCH_RE = re.compile(r"rdi(\+0x[0-9a-f]{1,3})?")
+# Implicit RSI/RDI (moving them: the string instructions) or a store to [RDI] of any width.
+IMPLICIT_MEMORY = ("xlat", "xlatb", "maskmovq", "maskmovdqu", "vmaskmovdqu")
+# Loading these from the scratch data (zeros or what the last form left) would unmask
+# floating-point exceptions or change rounding for every later form in the session.
+CONTROL_STATE_RE = re.compile(r"^(fldcw|fldenv|frstor|fnsave|fsave|fxrstor\w*|v?ldmxcsr|xrstor\w*)$")
 
 
 # ---- features ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import re
 import subprocess
 import tempfile
 import os
+import zlib
 
 MODES = ("latency", "inverse_throughput")
 CALLEE_SAVED = {"rbx", "rbp", "r12", "r13", "r14", "r15"}
@@ -102,32 +103,51 @@ def parse_refusals(text):
     return out
 
 
-def _cached_output(exegesis, mode, cache, timeout):
+def _exegesis(exegesis, mode, selection, timeout):
+    """(stdout, stderr) of one llvm-exegesis run over every opcode, or over the named ones
+    (selection: LLVM opcode names, `-opcode-name`, a fraction of a second for a few)."""
+    which = f"-opcode-name={','.join(selection)}" if selection else "-opcode-index=-1"
+    p = subprocess.run([exegesis, f"-mode={mode}", which,
+                        "--benchmark-phase=prepare-and-assemble-snippet"],
+                       capture_output=True, text=True, timeout=timeout)
+    unknown = re.search(r"unknown opcode (\S+)", p.stderr)
+    if selection and unknown:
+        raise UnknownOpcode(unknown.group(1))
+    if p.returncode != 0 and "assembled_snippet" not in p.stdout:
+        raise RuntimeError(f"{os.path.basename(exegesis)} -mode={mode} exited with status "
+                           f"{p.returncode}: {p.stderr.strip().splitlines()[-1:] or ''}")
+    return p.stdout, p.stderr
+
+
+class UnknownOpcode(ValueError):
+    """An opcode name LLVM does not know (str(): the name)."""
+
+
+def _cached_output(exegesis, mode, cache, timeout, selection=None):
     """(stdout, stderr) of one exegesis mode, kept in the cache folder (when given) and
     reused while it is newer than the tool: the output depends only on LLVM's version and
-    the host CPU it detects, and the throughput mode takes most of a minute."""
-    base = os.path.join(cache, f"{os.path.basename(exegesis)}-{mode}") if cache else None
+    the host CPU it detects, and the throughput mode over every opcode takes most of a
+    minute. A run over named opcodes is keyed by their names."""
+    key = "" if not selection else "-" + "%08x" % zlib.crc32(",".join(sorted(selection)).encode())
+    base = os.path.join(cache, f"{os.path.basename(exegesis)}-{mode}{key}") if cache else None
     if base and all(os.path.exists(base + ext) and
                     os.path.getmtime(base + ext) > os.path.getmtime(exegesis) for ext in (".yaml", ".err")):
         with open(base + ".yaml") as out, open(base + ".err") as err:
             return out.read(), err.read()
-    p = subprocess.run([exegesis, f"-mode={mode}", "-opcode-index=-1",
-                        "--benchmark-phase=prepare-and-assemble-snippet"],
-                       capture_output=True, text=True, timeout=timeout)
-    if p.returncode != 0 and "assembled_snippet" not in p.stdout:
-        raise RuntimeError(f"{os.path.basename(exegesis)} -mode={mode} exited with status "
-                           f"{p.returncode}: {p.stderr.strip().splitlines()[-1:] or ''}")
+    stdout, stderr = _exegesis(exegesis, mode, selection, timeout)
     if base:
         os.makedirs(cache, exist_ok=True)
-        with open(base + ".yaml", "w") as out, open(base + ".err", "w") as err:
-            out.write(p.stdout)
-            err.write(p.stderr)
-    return p.stdout, p.stderr
+        for ext, text in ((".yaml", stdout), (".err", stderr)):
+            with open(base + ext + ".tmp", "w") as f:      # whole or absent: runs may overlap
+                f.write(text)
+            os.replace(base + ext + ".tmp", base + ext)
+    return stdout, stderr
 
 
-def run_exegesis(exegesis, mode, cache=None, timeout=900):
-    """(documents, refusals) of one mode; raises RuntimeError when the tool fails."""
-    stdout, stderr = _cached_output(exegesis, mode, cache, timeout)
+def run_exegesis(exegesis, mode, cache=None, timeout=900, selection=None):
+    """(documents, refusals) of one mode, over every opcode or the named ones (selection);
+    raises RuntimeError when the tool fails, UnknownOpcode for a name LLVM does not know."""
+    stdout, stderr = _cached_output(exegesis, mode, cache, timeout, selection)
     return parse_yaml(stdout), parse_refusals(stderr)
 
 

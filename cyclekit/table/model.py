@@ -59,18 +59,20 @@ def _unsupported(stderr, blocks):
     return {n for n, texts in blocks.items() if any(t.split()[0] == m.group(1) for t in texts)}
 
 
-def run_mca(mca, cpu, blocks):
+def run_mca(mca, cpu, blocks, cycles=True):
     """{name: summary} for blocks {name: [AT&T lines]}; summary has cycles_per_iteration and
-    block_rthroughput. Names llvm-mca refused map to None."""
+    block_rthroughput. Names llvm-mca refused map to None. cycles=False: the block
+    reciprocal throughput alone (static: one iteration simulated, not 200 and 400; the
+    throughput sets are most of the simulation's time), cycles_per_iteration None."""
     blocks = {n: t for n, t in blocks.items() if t and all(t)}
     names = list(blocks)
     out = {}
     for k in range(0, len(names), CHUNK):
-        out.update(_run_chunk(mca, cpu, {n: blocks[n] for n in names[k:k + CHUNK]}))
+        out.update(_run_chunk(mca, cpu, {n: blocks[n] for n in names[k:k + CHUNK]}, cycles))
     return out
 
 
-def _run_chunk(mca, cpu, blocks):
+def _run_chunk(mca, cpu, blocks, cycles=True):
     refused = {}
     for _ in range(RETRIES):
         if not blocks:
@@ -79,12 +81,14 @@ def _run_chunk(mca, cpu, blocks):
         with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
             f.write(text)
         try:
-            p = subprocess.run([mca, f"-mcpu={cpu}", "--json", f"--iterations={ITERATIONS}",
+            p = subprocess.run([mca, f"-mcpu={cpu}", "--json", f"--iterations={ITERATIONS if cycles else 1}",
                                 "-all-views=false", "-summary-view", f.name],
                                capture_output=True, text=True)
         finally:
             os.unlink(f.name)
         if p.returncode == 0:
+            if not cycles:
+                return dict(refused, **_summaries(p.stdout, None))
             return dict(refused, **_summaries(p.stdout, _total_cycles(mca, cpu, text)))
         bad = _bad_regions(p.stderr, where) or _unsupported(p.stderr, blocks)
         if not bad:
@@ -108,13 +112,16 @@ def _total_cycles(mca, cpu, text):
 
 
 def _summaries(stdout, doubled):
+    """doubled: {region: total cycles over twice the iterations}, or None when only the
+    block reciprocal throughput was asked for."""
     out = {}
     for region in json.loads(stdout).get("CodeRegions", []):
         view = region.get("SummaryView", {})
-        total, twice = view.get("TotalCycles", 0), doubled.get(region.get("Name"))
+        total = view.get("TotalCycles", 0)
+        twice = doubled.get(region.get("Name")) if doubled else None
         cycles = (twice - total) / ITERATIONS if twice else total / ITERATIONS
         out[region.get("Name")] = {
-            "cycles_per_iteration": round(cycles, 3),
+            "cycles_per_iteration": round(cycles, 3) if doubled is not None else None,
             "block_rthroughput": view.get("BlockRThroughput"),
         }
     return out

@@ -60,7 +60,7 @@ def write_all(folder, run, rows):
         f.write(page(run, rows))
 
 
-def _cell(row, column):
+def cell(row, column):
     value = row.get(column)
     text = "" if value is None else str(value)
     if column == "asm":
@@ -77,7 +77,7 @@ def page(run, rows):
     for row in rows:
         cls = "off" if row.get("disagree") else ("skip" if row.get("latency") is None
                                                  and row.get("throughput") is None else "")
-        body.append(f'<tr class="{cls}">' + "".join(_cell(row, c) for c in PAGE_COLUMNS) + "</tr>")
+        body.append(f'<tr class="{cls}">' + "".join(cell(row, c) for c in PAGE_COLUMNS) + "</tr>")
     skips = "".join(f"<li>{html.escape(k)}: {v}</li>" for k, v in sorted(run.get("skipped", {}).items()))
     facts = html.escape(f"{run.get('cpu_name')} ({run.get('cpu_brand')}); LLVM model: "
                         f"{run.get('model_cpu')} ({run.get('llvm')}); {run.get('note') or ''}")

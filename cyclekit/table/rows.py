@@ -5,7 +5,7 @@ import re
 from cyclekit.table import classify
 
 COLUMNS = ("opcode", "isa", "asm", "latency", "latency_spread", "latency_model", "latency_status",
-           "chain_insns", "operand_latency", "throughput", "throughput_spread", "throughput_model", "throughput_status",
+           "latency_chain", "chain_insns", "operand_latency", "throughput", "throughput_spread", "throughput_model", "throughput_status",
            "set_insns", "disagree", "model_cpu")
 
 

@@ -1,7 +1,8 @@
 """`cyclekit db`: a results database of many runs on many machines.
 
   cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why);
-                                   a LOG may be a UEFI stick or --usb image: every log on it
+                                   a LOG may be a UEFI stick or --usb image: every log on it,
+                                   or an instruction table (`cyclekit table -o DIR`: DIR or its table.jsonl)
   cyclekit db machines             the machines and how many runs each
   cyclekit db runs                 the stored runs: machine, platform, status, trust, build, options
   cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*'),
@@ -60,10 +61,17 @@ def _value(v, unit=""):
 
 def cmd_import(store, engine, args):
     import tempfile
+    from cyclekit.results import table_rows
     from cyclekit.verbs import logs as stick
     counts = {"stored": 0, "duplicate": 0, "refused": 0}
+    tables = [p for p in args.logs if table_rows.is_table(p)]       # cyclekit table's output
+    for path in tables:
+        state, message, _ = table_rows.import_table(engine, path)
+        counts[state] += 1
+        print(f"{path}: {message}" if state != "refused" else f"{path}: refused: {message}",
+              file=sys.stderr if state == "refused" else sys.stdout)
     with tempfile.TemporaryDirectory(prefix="cyclekit-db-") as tmp:
-        for shown, path in stick.log_files(args.logs, tmp):  # a stick: each log on it
+        for shown, path in stick.log_files([p for p in args.logs if p not in tables], tmp):
             state, message, _ = store.import_log(engine, path)
             counts[state] += 1
             print(f"{shown}: {message}" if state != "refused" else f"{shown}: refused: {message}",

@@ -7,7 +7,10 @@ trusted timer), latency-untrusted.png (the same for emulated runs and runs
 whose timer failed its trust check, never drawn with the silicon's),
 comparison.png (two or more logs: each run relative to the first; an
 untrusted run's bars outlined in red), hist-N.png (raw samples, `raw`
-option). Every table shows each result's trust marks (cyclekit/trust.py). An incomplete log is shown with its problem and makes the exit
+option). Every table shows each result's trust marks (cyclekit/trust.py). An
+instruction table (`cyclekit table -o T`: T or T/table.jsonl) among the LOGs
+adds its section: the forms beside LLVM's model. An incomplete log is shown
+with its problem and makes the exit
 status 1; a log that cannot be read is an error (exit 2).
 """
 import os
@@ -35,10 +38,29 @@ def _label_uniquely(runs):
             run.label = f"{run.label}#{n + 1}"
 
 
+def _tables(paths):
+    """[(label, run, rows)] of the instruction tables among the paths; ValueError says why
+    one cannot be read."""
+    from cyclekit.results import table_rows
+    out = []
+    for path in paths:
+        try:
+            out.append((path,) + table_rows.read(path))
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{path}: {e}") from e
+    return out
+
+
 def run(args):
-    from cyclekit.results import compare, figures, page, runlog    # matplotlib: only when it runs
+    from cyclekit.results import compare, figures, page, runlog, table_rows, table_section
+    table_paths = [p for p in args.logs if table_rows.is_table(p)]
+    try:
+        tables = _tables(table_paths)
+    except ValueError as e:
+        print(f"cyclekit report: {e}", file=sys.stderr)
+        return 2
     runs = []
-    for path in args.logs:
+    for path in [p for p in args.logs if p not in table_paths]:
         try:
             runs.append(runlog.load(path))
         except OSError as e:
@@ -67,8 +89,9 @@ def run(args):
             written.append(name + ".png")
     index = os.path.join(args.output, "index.html")
     with open(index, "w", encoding="utf-8") as f:
-        f.write(page.render(runs, figs, hists))
-    print(f"cyclekit report: {index} ({len(runs)} logs, {len(written)} figures)", file=sys.stderr)
+        f.write(page.render(runs, figs, hists, table_section.section(tables)))
+    print(f"cyclekit report: {index} ({len(runs)} logs, {len(tables)} instruction tables, "
+          f"{len(written)} figures)", file=sys.stderr)
     bad = [r for r in runs if not r.complete]
     for r in bad:
         print(f"cyclekit report: {r.path} is incomplete: {'; '.join(r.problems)}", file=sys.stderr)

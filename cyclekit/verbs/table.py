@@ -2,7 +2,9 @@
 
   cyclekit table -o table/                          every register form LLVM knows
   cyclekit table --isa gpr,avx2 --match '^ADD' --limit 20 -o t/
+  cyclekit table --opcodes ADD64rr,IMUL64rr -o t/   these LLVM opcodes alone (fast)
   cyclekit table --cpu sapphirerapids -o t/         LLVM's model of that CPU beside
+  cyclekit table --cpu pentium -o t/                the P5 column from scripts/p5model.py
 
 The forms come from llvm-exegesis (latency and inverse_throughput snippets,
 no counters needed), each is measured by the hosted 64-bit runner in one
@@ -19,7 +21,7 @@ import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media
-from cyclekit.table import build, measure, model, output
+from cyclekit.table import build, measure, model, output, p5
 from cyclekit.tree import BUILD
 
 VERB = "table"
@@ -31,6 +33,9 @@ def add_arguments(parser):
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="where to write the table")
     parser.add_argument("--isa", default="", metavar="LIST", help=f"only these: {','.join(ISAS)}")
     parser.add_argument("--match", metavar="REGEX", help="only opcodes or instructions matching it")
+    parser.add_argument("--opcodes", metavar="LIST",
+                        help="only these LLVM opcodes (ADD64rr,VPADDDYrr): llvm-exegesis builds "
+                             "their snippets alone, in a fraction of a second")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N forms the filters keep")
     parser.add_argument("--cpu", metavar="LLVMNAME", help="LLVM's CPU model to compare with "
                         "(default: from this CPU's identity, cyclekit/llvm_cpus.py)")
@@ -60,6 +65,8 @@ def check_arguments(args):
             re.compile(args.match)
         except re.error as e:
             return f"--match {args.match!r}: not a regular expression ({e})"
+    if args.opcodes is not None and not re.fullmatch(r"[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*", args.opcodes):
+        return f"--opcodes {args.opcodes!r}: not a comma-separated list of LLVM opcode names (ADD64rr,IMUL32rr)"
     if args.serial and args.qemu:
         return "--serial and --qemu: choose one"
     if args.wait_ready and not args.serial:
@@ -137,34 +144,53 @@ def session_starter(args):
     return lambda: measure.QemuSession(qemu)
 
 
+def model_values(tools, cpu_name, note, selected):
+    """(model name, note, summaries): llvm-mca's model of the CPU, or for the P5 (LLVM has
+    no Pentium schedule) the project's pairing model, scripts/p5model.py (cyclekit/table/p5.py)."""
+    t0 = time.monotonic()
+    if cpu_name == "pentium":
+        summaries = p5.model_all(selected)
+        build.stderr(f"{p5.NAME}: {len(summaries)} values in {time.monotonic() - t0:.1f} s")
+        return p5.NAME, (note + "; " if note else "") + "the P5 column from scripts/p5model.py", summaries
+    if not cpu_name:
+        build.stderr(note)
+        return cpu_name, note, {}
+    try:
+        summaries = build.model_all(tools, cpu_name, selected)
+        build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s")
+        return cpu_name, note, summaries
+    except model.ModelError as e:
+        build.stderr(f"no model values: {e}")
+        return None, f"no model values: {e}", {}
+
+
 def make_table(args, tools, runner, started):
     runner.start_session()
     cpu = runner.cpu or {}
     cpu_name, note = model_cpu(args, tools, cpu)
-    table = build.gather(tools, build.stderr, args.match)
+    opcodes = args.opcodes.split(",") if args.opcodes else None
+    table = build.gather(tools, build.stderr, args.match, opcodes)
     isas = [i for i in args.isa.split(",") if i]
     selected = build.select(table, args.match, isas, args.limit)
     build.check_features(selected, cpu.get("features") or ())
     build.stderr(f"{len(selected)} forms selected of {len(table)}")
     references = build.add_operand_chains(selected)
+    t_measure = time.monotonic()
     records = build.measure_all(runner, selected, references, build.stderr)
-    t0 = time.monotonic()
-    summaries = {}
-    try:
-        summaries = build.model_all(tools, cpu_name, selected) if cpu_name else {}
-        build.stderr(f"llvm-mca -mcpu={cpu_name}: {time.monotonic() - t0:.1f} s" if cpu_name else note)
-    except model.ModelError as e:
-        note, cpu_name = f"no model values: {e}", None
-        build.stderr(note)
+    t_measure = time.monotonic() - t_measure
+    cpu_name, note, summaries = model_values(tools, cpu_name, note, selected)
     rows_ = [build.make_row(f, records, summaries, cpu_name) for f in selected]
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
                 "seconds": round(time.monotonic() - started, 1), "cpu_name": cpu.get("name"),
                 "cpu_brand": cpu.get("brand"), "model_cpu": cpu_name, "note": note,
-                "llvm": os.path.basename(tools["mca"]), "match": args.match, "isa": args.isa or None}
+                "llvm": os.path.basename(tools["mca"]), "match": args.match, "isa": args.isa or None,
+                "bodies": len(records), "measure_seconds": round(t_measure, 2)}
     output.write_all(args.output, run_info, rows_)
     build.stderr(f"{len(rows_)} forms, {measured} measured, {run_info['seconds']} s: "
                  f"{os.path.join(args.output, 'index.html')}")
+    rate = f"{len(records) / t_measure:.1f} bodies/s, {len(rows_) / t_measure:.1f} forms/s" if t_measure else "-"
+    build.stderr(f"the session: {len(records)} bodies of {len(rows_)} forms in {t_measure:.1f} s ({rate})")
     for reason, n in sorted(run_info["skipped"].items(), key=lambda kv: -kv[1]):
         build.stderr(f"  skipped {n}: {reason}")
     return 0

@@ -1,0 +1,153 @@
+"""Instruction tables (`cyclekit table`'s table.jsonl) in the results database.
+
+Two tables of their own beside the runs' (results.schema), on the same
+metadata so one `create_all` builds them on SQLite and PostgreSQL:
+
+  instruction_tables  one row per imported table.jsonl: its checksum (a file
+                      is stored once), the CPU, LLVM's model and version, the
+                      counts, the seconds it took
+  instruction_forms   one row per form: the `table` record's fields
+                      (docs/table.md), measured value, spread and LLVM's
+                      model value for latency and throughput
+
+read(path) -> (run, rows)          the table_run record and the table records
+is_table(path) -> bool             a table.jsonl (or a folder holding one)
+import_table(engine, path)         ("stored"|"duplicate"|"refused", message, id)
+stored_tables(engine) -> [dict]    the stored tables, newest last
+"""
+import datetime
+import hashlib
+import json
+import os
+
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, select
+from sqlalchemy.exc import IntegrityError
+
+from cyclekit.results.schema import metadata
+
+instruction_tables = Table(
+    "instruction_tables", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("checksum", String(64), nullable=False, unique=True),
+    Column("label", Text, nullable=False),
+    Column("cpu_name", Text), Column("cpu_brand", Text), Column("model_cpu", Text), Column("llvm", Text),
+    Column("note", Text), Column("forms", Integer), Column("measured", Integer), Column("seconds", Float),
+    Column("skipped", Text),            # {reason: forms} as JSON
+    Column("imported", Text, nullable=False),
+)
+
+FORM_TEXT = ("opcode", "isa", "asm", "latency_status", "latency_chain", "operand_latency",
+             "throughput_status", "disagree", "model_cpu")
+FORM_NUMBERS = ("latency", "latency_spread", "latency_model", "throughput", "throughput_spread",
+                "throughput_model")
+FORM_COUNTS = ("chain_insns", "set_insns")
+
+instruction_forms = Table(
+    "instruction_forms", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("instruction_tables.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    *[Column(k, Text, index=(k == "opcode")) for k in FORM_TEXT],
+    *[Column(k, Float) for k in FORM_NUMBERS],
+    *[Column(k, Integer) for k in FORM_COUNTS],
+)
+
+
+def table_file(path):
+    """The table.jsonl a path names (the file, or the folder `cyclekit table -o` wrote)."""
+    return os.path.join(path, "table.jsonl") if os.path.isdir(path) else path
+
+
+def is_table(path):
+    """Does the path hold an instruction table (its first record a table_run)?"""
+    try:
+        with open(table_file(path), encoding="utf-8") as f:
+            first = f.readline()
+        return json.loads(first).get("type") == "table_run"
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        return False
+
+
+def read(path):
+    """(table_run record, [table records]); ValueError names the first bad line."""
+    run, rows = None, []
+    with open(table_file(path), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as e:
+                raise ValueError(f"line {n} is not JSON ({e})") from e
+            kind = rec.get("type") if isinstance(rec, dict) else None
+            if kind == "table_run" and run is None:
+                run = rec
+            elif kind == "table":
+                rows.append(rec)
+            else:
+                raise ValueError(f"line {n}: a {kind!r} record where a table record belongs")
+    if run is None:
+        raise ValueError("no table_run record: not a `cyclekit table` output")
+    return run, rows
+
+
+def _number(v, kind):
+    return kind(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _text(v):
+    return None if v is None else str(v)
+
+
+def _form_row(table_id, rec):
+    row = {"table_id": table_id}
+    row.update({k: _text(rec.get(k)) for k in FORM_TEXT})
+    row.update({k: _number(rec.get(k), float) for k in FORM_NUMBERS})
+    row.update({k: _number(rec.get(k), int) for k in FORM_COUNTS})
+    return row
+
+
+def import_table(engine, path):
+    """Store one table: ("stored", message, id), ("duplicate", message, id) or
+    ("refused", reason, None)."""
+    metadata.create_all(engine, tables=[instruction_tables, instruction_forms])
+    try:
+        with open(table_file(path), "rb") as f:
+            checksum = hashlib.sha256(f.read()).hexdigest()
+        run, recs = read(path)
+    except OSError as e:
+        return "refused", f"cannot read it: {e.strerror}", None
+    except (ValueError, UnicodeDecodeError) as e:
+        return "refused", f"not an instruction table: {e}", None
+    found = _stored_id(engine, checksum)
+    if found is not None:
+        return "duplicate", f"instruction table already stored as table {found}", found
+    values = {k: _text(run.get(k)) for k in ("cpu_name", "cpu_brand", "model_cpu", "llvm", "note")}
+    values.update(forms=_number(run.get("forms"), int), measured=_number(run.get("measured"), int),
+                  seconds=_number(run.get("seconds"), float), skipped=json.dumps(run.get("skipped") or {}),
+                  checksum=checksum, label=os.path.abspath(table_file(path)),
+                  imported=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+    try:
+        with engine.begin() as conn:
+            table_id = conn.execute(instruction_tables.insert().values(**values)).inserted_primary_key[0]
+            if recs:
+                conn.execute(instruction_forms.insert(), [_form_row(table_id, r) for r in recs])
+    except IntegrityError:
+        found = _stored_id(engine, checksum)      # another importer stored it meanwhile
+        if found is None:
+            raise
+        return "duplicate", f"instruction table already stored as table {found}", found
+    return "stored", f"stored as instruction table {table_id} ({len(recs)} forms)", table_id
+
+
+def _stored_id(engine, checksum):
+    with engine.connect() as conn:
+        return conn.execute(select(instruction_tables.c.id)
+                            .where(instruction_tables.c.checksum == checksum)).scalar()
+
+
+def stored_tables(engine):
+    metadata.create_all(engine, tables=[instruction_tables, instruction_forms])
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(select(instruction_tables)
+                                                       .order_by(instruction_tables.c.id))]
