@@ -80,11 +80,16 @@ static const char *cycles_mark(const struct record *r)
 static void row(const struct record *r)
 {
     char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24];
+    char verdict[48] = "-", kind_buf[16];
     int expect = record_find(r, 0, "expect");
     bool have_expect = expect >= 0 && r->field[expect].kind == FIELD_OBJ_OPEN;
-    if (have_expect)
+    if (have_expect) {
         ksnprintf(ex, sizeof ex, "%s %s", text_of(r, expect + 1, "uarch", uarch, sizeof uarch, ""),
                   text_of(r, expect + 1, "cycles", ev, sizeof ev, ""));
+        /* The verdict names its source in a word (LLVM, model, cited, file). */
+        const char *kind = text_of(r, expect + 1, "kind", kind_buf, sizeof kind_buf, "");
+        ksnprintf(verdict, sizeof verdict, kind[0] ? "%s, %s" : "%s", format_str(r, "verdict", ""), kind);
+    }
     if (!format_flag(r, "methods_agree")) {
         char empty[24];
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]",
@@ -96,7 +101,7 @@ static void row(const struct record *r)
     const struct field *smi = record_get(r, "smi");
     log_text("  %-31s %8s %8s%s  %-17s %s%s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
-             cycles_mark(r), ex, have_expect ? format_str(r, "verdict", "") : "-", disagree,
+             cycles_mark(r), ex, verdict, disagree,
              format_flag(r, "stable") ? "" : " [unstable]", smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
              format_flag(r, "freq_changed") ? " [freq changed]" : "", on);
 }
