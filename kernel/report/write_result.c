@@ -71,12 +71,12 @@ static void fixed_or_null(const char *key, bool have, int64_t x100)
 }
 
 /* The expectation and its source: "expect_source" names it in full ("LLVM 16
- * sapphirerapids model"), the object's "kind" in one word for the verdict. */
+ * sapphirerapids model"; absent with no expectation), the object's "kind" in
+ * one word for the verdict. */
 static void expectation(const struct result *r)
 {
     if (!r->expect) {
         rec_null("expect");
-        rec_null("expect_source");
         return;
     }
     rec_obj_open("expect");
