@@ -269,6 +269,16 @@ check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot
 docs: $(ISO) hosted
 	$(PYTHON) scripts/gen-docs
 
+# The LLVM expectation tables: llvm-mca over every body of the built kernel for
+# every LLVM CPU with a scheduling model (scripts/gen-expectations). Writes
+# kernel/uarch/llvm_tables.c and cyclekit/llvm_cpu_table.py, both committed, so
+# a fresh machine builds without LLVM; run it after changing a benchmark body or
+# the LLVM column of kernel/cpu/cpu_models.c (tests/tools/test_llvm_expect.py
+# fails until then).
+.PHONY: expectations
+expectations: $(KERNEL)
+	$(PYTHON) scripts/gen-expectations
+
 # Counters that count (docs/counters.md): the PMU boot tests on the counting
 # QEMU that ../shared/tools/qemu-pmu builds (as root, about 10 minutes, once)
 # into /var/cache/qemu-pmu, or the binary CK_QEMU_PMU names. Not part of
