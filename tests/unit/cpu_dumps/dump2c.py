@@ -5,7 +5,7 @@ Each .txt starts with '# <path in github.com/InstLatx64/InstLatx64> (notes)'
 and then holds the 'CPUID LLLLLLLL: EAX-EBX-ECX-EDX [SL nn]' lines of logical
 CPU #0 copied from that file. A dump that is no InstLatx64 file says so in its
 first word instead: 'cyclekit:NAME' (dumped by cyclekit itself: the raw leaves
-of a cpu record) or 'synthetic:NAME' (made up, the notes say from what).
+of a cpu record).
 Run: python3 dump2c.py  (rewrites every .h)."""
 import pathlib, re
 
@@ -26,7 +26,7 @@ for txt in sorted(HERE.glob('*.txt')):
         leaf, a, b, c, d, sl = m.groups()
         rows.append('    { 0x%s, %d, 0x%s, 0x%s, 0x%s, 0x%s },' %
                     (leaf.lower(), int(sl, 16) if sl else 0, a.lower(), b.lower(), c.lower(), d.lower()))
-    if path.startswith(('cyclekit:', 'synthetic:')):
+    if path.startswith('cyclekit:'):
         origin = ['/* Source: %s' % path, ' *   %s */' % source[len(path):].strip()]
     else:
         origin = ['/* Source: InstLatx64 CPUID dump collection,',

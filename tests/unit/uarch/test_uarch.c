@@ -21,8 +21,6 @@
 #include "../cpu_dumps/amd_zen2_matisse_870f10.h"
 #include "../cpu_dumps/via_c3_nehemiah_691.h"
 #include "../cpu_dumps/intel_kvm_a7_amx.h"
-#include "../cpu_dumps/synthetic_skylake_fp16.h"
-#include "../cpu_dumps/synthetic_zen4_no_avx512.h"
 #include "cpu/cpu_models.h"
 #include "uarch/llvm_model.h"
 #include "uarch/uarch.h"
@@ -262,6 +260,25 @@ static void assert_uncertain(const struct cpu_dump *d, const char *says, const c
     assert_null(from);
 }
 
+/* A made-up CPU: a real dump's leaves, some of them changed by the test. */
+static struct dump_leaf made_up_leaves[128];
+
+static struct cpu_dump made_up(const struct cpu_dump *base, const char *what)
+{
+    assert_true(base->n <= sizeof made_up_leaves / sizeof made_up_leaves[0]);
+    memcpy(made_up_leaves, base->leaves, base->n * sizeof base->leaves[0]);
+    return (struct cpu_dump){ what, made_up_leaves, base->n };
+}
+
+static struct dump_leaf *made_up_leaf(uint32_t leaf, uint32_t subleaf)
+{
+    for (unsigned i = 0; i < sizeof made_up_leaves / sizeof made_up_leaves[0]; i++)
+        if (made_up_leaves[i].leaf == leaf && made_up_leaves[i].subleaf == subleaf)
+            return &made_up_leaves[i];
+    fail_msg("the base dump has no leaf 0x%x.%u", leaf, subleaf);
+    return NULL;
+}
+
 static void contradicting_identities_are_uncertain(void **state)
 {
     (void)state;
@@ -269,11 +286,16 @@ static void contradicting_identities_are_uncertain(void **state)
     assert_uncertain(&dump_intel_kvm_a7_amx, "model 0xA7 says Rocket Lake",
                      "has AVX512-FP16, AMX and AVX-VNNI, which Rocket Lake lacks");
     assert_string_equal(info.name, "Rocket Lake");
-    /* Made up: a Skylake with AVX512-FP16; a Zen 4 without AVX-512. */
-    assert_uncertain(&dump_synthetic_skylake_fp16, "model 0x5E says Skylake",
-                     "has AVX512-FP16, which Skylake lacks");
-    assert_uncertain(&dump_synthetic_zen4_no_avx512, "family 0x19 model 0x61 says Zen 4",
-                     "lacks AVX-512F, which every Zen 4 has");
+    /* Made up: a Skylake (506E3) with AVX512-FP16, CPUID.(7,0):EDX[23]. */
+    struct cpu_dump d = made_up(&dump_intel_skylake_506e3, "synthetic: Skylake 506E3 with AVX512-FP16");
+    made_up_leaf(7, 0)->edx |= 1u << 23;
+    assert_uncertain(&d, "model 0x5E says Skylake", "has AVX512-FP16, which Skylake lacks");
+    /* Made up: Zen 2 Matisse's leaves under a Zen 4 Raphael's signature
+     * (family 19h model 61h, in CPUID.1 and 80000001h EAX): no AVX-512. */
+    d = made_up(&dump_amd_zen2_matisse_870f10, "synthetic: a Zen 4 signature without AVX-512");
+    made_up_leaf(1, 0)->eax = 0x00a60f12;
+    made_up_leaf(0x80000001, 0)->eax = 0x00a60f12;
+    assert_uncertain(&d, "family 0x19 model 0x61 says Zen 4", "lacks AVX-512F, which every Zen 4 has");
 }
 
 /* Identities whose features agree keep their tables: a Sapphire Rapids
