@@ -277,7 +277,7 @@ docs: $(ISO) hosted
 # fails until then).
 .PHONY: expectations
 expectations: $(KERNEL)
-	$(PYTHON) scripts/gen-expectations
+	$(PYTHON) scripts/gen-expectations --cc "$(KCC)"
 
 # Counters that count (docs/counters.md): the PMU boot tests on the counting
 # QEMU that ../shared/tools/qemu-pmu builds (as root, about 10 minutes, once)

@@ -133,12 +133,13 @@ def bench_layout(root, cc=("gcc", "-m32")):
     return values[0], dict(zip(FIELDS, values[1:]))
 
 
-def bodies(elf_path, root):
-    """Every benchmark of the ck_benches section as a Body, in section order."""
+def bodies(elf_path, root, cc=("gcc", "-m32")):
+    """Every benchmark of the ck_benches section as a Body, in section order; cc is the
+    compiler that built the kernel."""
     elf = Elf(elf_path)
     if elf.bits != 32:
         raise ElfError(f"{elf_path}: the bare kernel is ELF32; this is ELF{elf.bits}")
-    size, off = bench_layout(root)
+    size, off = bench_layout(root, cc)
     sec = elf.section("ck_benches")
     long64 = elf.section(".text.long64")
     out = []

@@ -317,12 +317,16 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
                     c->name);
     char why[200];
     if (uarch_identity_uncertain(c, why, sizeof why))
-        log_note("warn", "cpu", "uncertain microarchitecture: %s; no expectations attached", why);
+        log_note("info", "cpu", "uncertain microarchitecture: %s; no expectations attached", why);
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c, mc, xs);
     const char *brand = c->brand;
     while (*brand == ' ') /* Intel pads the brand string on the left */
         brand++;
-    screen_cpu(brand[0] ? brand : c->name);
+    char shown[96];
+    /* First, so that the header's shortening keeps it. */
+    ksnprintf(shown, sizeof shown, "%s%s",
+              uarch_identity_uncertain(c, NULL, 0) ? "(uarch uncertain) " : "", brand[0] ? brand : c->name);
+    screen_cpu(shown);
 }
