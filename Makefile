@@ -224,7 +224,7 @@ $(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/bare/smp/lapic.c.o
 # The microarchitecture files register themselves (ck_uarchs) and nothing
 # calls them by name, so the archive would leave them out: linked explicitly.
 UARCH_HOST_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard kernel/uarch/*.c)))
-$(BUILD)/host/uarch/test_uarch $(BUILD)/host/load/test_module: $(UARCH_HOST_OBJS)
+$(BUILD)/host/uarch/test_uarch $(BUILD)/host/load/test_module $(BUILD)/host/formats/test_expect_source: $(UARCH_HOST_OBJS)
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
