@@ -6,8 +6,6 @@ and must give exactly the generated values; the bodies the table was made from m
 the built kernel's; the host's table must be what cpu_models.c says. The kernel's side
 (the tables' form, the uncertain identities) is tests/unit/uarch/test_uarch.c.
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
@@ -15,7 +13,7 @@ import subprocess
 
 import pytest
 
-from cyclekit import elfbodies, llvm, llvm_cpu_table, llvm_cpus, llvm_expect
+from cyclekit import elfbodies, expectations, llvm, llvm_cpu_table, llvm_cpus, llvm_expect
 from conftest import ROOT
 
 TABLES = os.path.join(ROOT, "kernel", "uarch", "llvm_tables.c")
@@ -88,17 +86,8 @@ def test_the_table_was_made_from_the_built_kernels_bodies():
     assert set(modelled) <= set(bodies), "a modelled body is gone: run make expectations"
 
 
-def load_generator():
-    path = os.path.join(ROOT, "scripts", "gen-expectations")
-    loader = importlib.machinery.SourceFileLoader("gen_expectations", path)
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 def test_the_host_table_is_cpu_models_c():
-    gen = load_generator()
+    gen = expectations
     rows, cpus = gen.identity_rows(), gen.llvm_cpus()
     assert ("Intel", 6, 0xa7, 0xa7, 0, 0xff, "Rocket Lake", "rocketlake") in rows
     assert ("Intel", 6, 0x55, 0x55, 5, 7, "Cascade Lake", "cascadelake") in rows
