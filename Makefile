@@ -224,7 +224,7 @@ $(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/bare/smp/lapic.c.o
 # The microarchitecture files register themselves (ck_uarchs) and nothing
 # calls them by name, so the archive would leave them out: linked explicitly.
 UARCH_HOST_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard kernel/uarch/*.c)))
-$(BUILD)/host/uarch/test_uarch $(BUILD)/host/load/test_module: $(UARCH_HOST_OBJS)
+$(BUILD)/host/uarch/test_uarch $(BUILD)/host/load/test_module $(BUILD)/host/formats/test_expect_source: $(UARCH_HOST_OBJS)
 
 unit-tests: $(UNIT_TESTS)
 	@fail=0; for t in $(UNIT_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
@@ -268,6 +268,16 @@ check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot
 .PHONY: docs
 docs: $(ISO) hosted
 	$(PYTHON) scripts/gen-docs
+
+# The LLVM expectation tables: llvm-mca over every body of the built kernel for
+# every LLVM CPU with a scheduling model (scripts/gen-expectations). Writes
+# kernel/uarch/llvm_tables.c and cyclekit/llvm_cpu_table.py, both committed, so
+# a fresh machine builds without LLVM; run it after changing a benchmark body or
+# the LLVM column of kernel/cpu/cpu_models.c (tests/tools/test_llvm_expect.py
+# fails until then).
+.PHONY: expectations
+expectations: $(KERNEL)
+	$(PYTHON) scripts/gen-expectations --cc "$(KCC)"
 
 # Counters that count (docs/counters.md): the PMU boot tests on the counting
 # QEMU that ../shared/tools/qemu-pmu builds (as root, about 10 minutes, once)

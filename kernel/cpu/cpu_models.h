@@ -24,6 +24,11 @@ struct cpu_model {
     uint8_t type;                         /* CPUID processor type, or CPU_ANY_TYPE */
     const char *name;                     /* NULL: no name of its own (facts only) */
     uint8_t facts;                        /* enum cpu_model_fact */
+    const char *llvm;                     /* LLVM's -mcpu name for it (LLVM 16's list, `llvm-mca
+                                             -mcpu=help`), NULL: none. cyclekit's one map from
+                                             identity to LLVM: kernel/uarch takes its
+                                             expectation table by it, and the host
+                                             (cyclekit/llvm_cpus.py) reads the same rows */
 };
 
 const struct cpu_model *cpu_model_lookup(enum cpu_vendor vendor, unsigned family, unsigned model,

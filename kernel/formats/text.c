@@ -113,11 +113,16 @@ static const char *row_marks(const struct record *r, char *buf, size_t size)
 static void row(const struct record *r)
 {
     char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24], mk[8], per[40];
+    char verdict[48] = "-", kind_buf[16];
     int expect = record_find(r, 0, "expect");
     bool have_expect = expect >= 0 && r->field[expect].kind == FIELD_OBJ_OPEN;
-    if (have_expect)
+    if (have_expect) {
         ksnprintf(ex, sizeof ex, "%s %s", text_of(r, expect + 1, "uarch", uarch, sizeof uarch, ""),
                   text_of(r, expect + 1, "cycles", ev, sizeof ev, ""));
+        /* The verdict names its source in a word (LLVM, model, cited, file). */
+        const char *kind = text_of(r, expect + 1, "kind", kind_buf, sizeof kind_buf, "");
+        ksnprintf(verdict, sizeof verdict, kind[0] ? "%s, %s" : "%s", format_str(r, "verdict", ""), kind);
+    }
     if (!format_flag(r, "methods_agree")) {
         char empty[24];
         ksnprintf(disagree, sizeof disagree, " [vs empty body: %s]",
@@ -130,7 +135,7 @@ static void row(const struct record *r)
     log_text("  %-31s %8s %8s%s%s %-5s %-17s %s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
              cycles_mark(r), per_insn_text(r, per, sizeof per), row_marks(r, mk, sizeof mk), ex,
-             have_expect ? format_str(r, "verdict", "") : "-",
+             verdict,
              disagree, smi && smi->kind == FIELD_U64 && smi->v.u ? " [SMI]" : "",
              format_flag(r, "freq_changed") ? " [freq changed]" : "", on);
     const char *reason = format_str(r, "reason", "");

@@ -6,6 +6,7 @@
 #include "lib/kstring.h"
 #include "record/log.h"
 #include "report/screen/screen.h"
+#include "uarch/uarch.h"
 #include "write.h"
 
 #define LINE_WIDTH 78
@@ -82,6 +83,40 @@ static void text_caches(const struct cpu_info *c)
                         (unsigned)d->line);
         }
     }
+}
+
+/* The microarchitecture the identity names and where its expectations come
+ * from, or why none is attached (identity sanity, kernel/uarch/identity.c). */
+static void text_uarch(const struct cpu_info *c)
+{
+    char why[200];
+    if (uarch_identity_uncertain(c, why, sizeof why)) {
+        log_text("  uarch:    uncertain: %s; no expectation table attached\n", why);
+        return;
+    }
+    const struct uarch *u = uarch_of(c), *model = uarch_llvm_of(c);
+    if (!u && !model)
+        log_text("  uarch:    none known; no expectation table\n");
+    else
+        log_text("  uarch:    %s%s%s%s\n", u && u != model ? u->name : "",
+                 u && model && u != model ? ", then " : "", model ? "LLVM's model " : "",
+                 model ? model->name : "");
+}
+
+static void record_uarch(const struct cpu_info *c)
+{
+    char why[200];
+    const struct uarch *u = uarch_of(c), *model = uarch_llvm_of(c);
+    if (u)
+        rec_str("uarch", u->name);
+    else
+        rec_null("uarch");
+    if (model)
+        rec_str("llvm_cpu", model->name);
+    else
+        rec_null("llvm_cpu");
+    if (uarch_identity_uncertain(c, why, sizeof why))
+        rec_str("uarch_uncertain", why);
 }
 
 static void text_section(const struct cpu_info *c)
@@ -263,6 +298,7 @@ static void record(const struct cpu_info *c, const struct cpu_microcode *mc,
         rec_null("hypervisor");
         rec_null("hypervisor_name");
     }
+    record_uarch(c);
     record_microcode(mc);
     record_xstate(xs);
     record_raw(c);
@@ -273,16 +309,24 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
                const struct cpu_xstate *xs)
 {
     text_section(c);
+    text_uarch(c);
     text_microcode(c, mc);
     text_xstate(xs);
     if (c->generation != CPU_GEN_CPUID)
         log_note("info", "cpu", "no CPUID instruction: identified as %s by EFLAGS tests",
                     c->name);
+    char why[200];
+    if (uarch_identity_uncertain(c, why, sizeof why))
+        log_note("info", "cpu", "uncertain microarchitecture: %s; no expectations attached", why);
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c, mc, xs);
     const char *brand = c->brand;
     while (*brand == ' ') /* Intel pads the brand string on the left */
         brand++;
-    screen_cpu(brand[0] ? brand : c->name);
+    char shown[96];
+    /* First, so that the header's shortening keeps it. */
+    ksnprintf(shown, sizeof shown, "%s%s",
+              uarch_identity_uncertain(c, NULL, 0) ? "(uarch uncertain) " : "", brand[0] ? brand : c->name);
+    screen_cpu(shown);
 }

@@ -73,6 +73,9 @@ static void fixed_or_null(const char *key, bool have, int64_t x100)
         rec_null(key);
 }
 
+/* The expectation and its source: "expect_source" names it in full ("LLVM 16
+ * sapphirerapids model"; absent with no expectation), the object's "kind" in
+ * one word for the verdict. */
 static void expectation(const struct result *r)
 {
     if (!r->expect) {
@@ -83,7 +86,9 @@ static void expectation(const struct result *r)
     rec_str("uarch", uarch_name(r->expect_uarch));
     rec_fixed("cycles", r->expect->x100, 2);
     rec_fixed("tolerance", r->tolerance_x100, 2);
+    rec_str("kind", uarch_source_kind(r->expect->source));
     rec_obj_close();
+    rec_str("expect_source", r->expect->source);
 }
 
 /* The real clock (APERF/MPERF) of this result, or why there is none. */

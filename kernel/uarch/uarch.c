@@ -1,6 +1,8 @@
 /* The registry of microarchitectures (the ck_uarchs section) and the lookups
  * from a CPU's identity and a benchmark's name to an expectation. */
+#include "cpu/cpu_models.h"
 #include "lib/kstring.h"
+#include "llvm_model.h"
 #include "uarch.h"
 
 /* Weak: a program without microarchitecture files has no such section. */
@@ -58,6 +60,45 @@ void uarch_match(const struct cpu_info *c, struct uarch_match *m)
         m->u[at] = u;
         m->n++;
     }
+    m->uncertain = uarch_identity_uncertain(c, NULL, 0);
+    const struct uarch *model = uarch_llvm_of(c);
+    if (model && m->n < UARCH_MATCH_MAX)
+        m->u[m->n++] = model;
+}
+
+const struct uarch *uarch_llvm_of(const struct cpu_info *c)
+{
+    const struct cpu_model *id = c->generation == CPU_GEN_CPUID ? cpu_model_of(c) : NULL;
+    const struct llvm_model *l = id ? llvm_model_named(id->llvm) : NULL;
+    if (!l || uarch_identity_uncertain(c, NULL, 0))
+        return NULL;
+    return &l->u;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    while (*prefix && *s == *prefix)
+        s++, prefix++;
+    return !*prefix;
+}
+
+static bool contains(const char *s, const char *word)
+{
+    for (; *s; s++)
+        if (starts_with(s, word))
+            return true;
+    return false;
+}
+
+const char *uarch_source_kind(const char *source)
+{
+    if (!source)
+        return "-";
+    if (starts_with(source, "LLVM "))
+        return "LLVM";
+    if (kstrcmp(source, "the benchmark file") == 0)
+        return "file";
+    return contains(source, " model") ? "model" : "cited";
 }
 
 const struct uarch *uarch_of(const struct cpu_info *c)
@@ -95,16 +136,21 @@ const struct uarch_expect *uarch_expect_for(const struct uarch_match *m, const c
 
 static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
+static bool same_name(const char *n, const char *name)
+{
+    size_t i = 0;
+    while (n[i] && name[i] && (lower(n[i]) == lower(name[i]) || (n[i] == ' ' && name[i] == '_')))
+        i++;
+    return !n[i] && !name[i];
+}
+
 const struct uarch *uarch_named(const char *name)
 {
-    for (const struct uarch *u = uarch_begin(); u < uarch_end(); u++) {
-        const char *n = u->name;
-        size_t i = 0;
-        while (n[i] && name[i] &&
-               (lower(n[i]) == lower(name[i]) || (n[i] == ' ' && name[i] == '_')))
-            i++;
-        if (!n[i] && !name[i])
+    for (const struct uarch *u = uarch_begin(); u < uarch_end(); u++)
+        if (same_name(u->name, name))
             return u;
-    }
+    for (unsigned i = 0; i < llvm_model_count; i++)
+        if (same_name(llvm_models[i].u.name, name))
+            return &llvm_models[i].u;
     return NULL;
 }

@@ -31,8 +31,9 @@ struct uarch_expect {
     const char *bench;
     int32_t x100;
     int32_t tol_x100;                /* accepted distance; 0: 10 % of the value, at least 0.10 */
-    const char *source;              /* "P5 pairing model", "LLVM 16 znver4 scheduling model",
-                                        a cited measurement ([IX1] ... docs/references.md) */
+    const char *source;              /* "P5 pairing model", "LLVM 16 znver4 model" (generated,
+                                        llvm_tables.c), "measured on silicon, cited: [IX1] ..."
+                                        (docs/references.md); uarch_source_kind() sorts them */
 };
 
 #define UARCH_X100(v) ((int32_t)((v) * 100.0 + ((v) >= 0 ? 0.5 : -0.5)))
@@ -68,16 +69,30 @@ const struct uarch *uarch_end(void);
  * range that holds its identity, ordered by the narrowest such range (Zen 4's
  * models before all of family 19h). A table states what it knows; a value
  * the specific one lacks is taken from the broader one. */
-#define UARCH_MATCH_MAX 4
+#define UARCH_MATCH_MAX 5
 struct uarch_match {
     const struct uarch *u[UARCH_MATCH_MAX];
     unsigned n;
     /* Set when the identity is in doubt (the model number names a core whose
-     * features contradict the CPU's: issue "identity sanity"); then no table
-     * is attached by name and every benchmark has no expectation. */
+     * features contradict the CPU's: issue "identity sanity",
+     * uarch_identity_uncertain); then no table is attached by name and every
+     * benchmark has no expectation. */
     bool uncertain;
 };
+/* The files whose ranges hold c, most specific first, then the generated
+ * table of LLVM's model for c's identity (kernel/cpu/cpu_models.c's LLVM
+ * name, llvm_tables.c): a hand-written value (cited, or a derived model like
+ * P5's) wins over LLVM's model of the same benchmark. */
 void uarch_match(const struct cpu_info *c, struct uarch_match *m);
+/* Whether c's features contradict the microarchitecture its model number
+ * names (identity.c); the reason, for the cpu record and the screen, in why. */
+bool uarch_identity_uncertain(const struct cpu_info *c, char *why, size_t size);
+/* The LLVM model table for c's identity, NULL when none (or uncertain). */
+const struct uarch *uarch_llvm_of(const struct cpu_info *c);
+/* A source in one word for the readable verdict: "LLVM" (a generated LLVM
+ * model), "model" (a derived model: P5's pairing model), "file" (a loaded
+ * benchmark file's own), "cited" (a measurement on silicon, cited). */
+const char *uarch_source_kind(const char *source);
 bool uarch_range_holds(const struct uarch_range *r, const struct cpu_info *c);
 /* How many identities r spans (models times steppings): the narrower, the more specific. */
 uint32_t uarch_range_span(const struct uarch_range *r);
@@ -95,8 +110,8 @@ const struct uarch_expect *uarch_table_row(const struct uarch *u, const char *be
 const struct uarch_expect *uarch_expect_for(const struct uarch_match *m, const char *bench,
                                             const struct uarch **from);
 
-/* "P5", "p5", "golden cove", "Golden_Cove" all name one microarchitecture;
- * NULL when none is called that. */
+/* "P5", "p5", "golden cove", "Golden_Cove" all name one microarchitecture,
+ * "sapphirerapids" a generated LLVM model table; NULL when none is called that. */
 const struct uarch *uarch_named(const char *name);
 
 #endif

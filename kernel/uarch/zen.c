@@ -6,11 +6,12 @@
  * latency 3 (Agner Fog, instruction tables, AMD Zen sections; Zen 5:
  * InstLatX64 Ryzen 9 9950X [IX3]: L 1.00, 2.98). The other Zen 5 values of
  * [IX3] are no expectation here: Zen 1 to 5 differ (PDEP/PEXT are microcoded
- * on Zen 1 and 2). A generation's own values go into its own file (zen4.c),
- * which is looked up first. */
+ * on Zen 1 and 2). A generation's own cited values go into a file of its own,
+ * which is looked up first; every generation also gets LLVM's model of it
+ * (llvm_tables.c), after this file's cited values. */
 #include "uarch.h"
 
-#define AF "Agner Fog, instruction tables, AMD Zen; [IX3] Zen 5 (docs/references.md)"
+#define AF "measured on silicon, cited: Agner Fog, instruction tables, AMD Zen; [IX3] Zen 5 (docs/references.md)"
 
 static const struct uarch_range zen_ranges[] = {
     UARCH_MODELS(AMD, 0x17, 0x00, 0xff),

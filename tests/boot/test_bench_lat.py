@@ -82,7 +82,8 @@ def test_bodies_measure_their_instruction_counts_under_icount():
 def test_expectations_are_printed_only_for_the_running_uarch():
     """P5 expectations show up on the pentium model only; a TCG run is untrusted."""
     p5 = outcomes(suite_boot("pentium"))[0]
-    assert p5["lat/imul"]["expect"] == {"uarch": "P5", "cycles": 9.0, "tolerance": 0.9}
+    assert p5["lat/imul"]["expect"] == {"uarch": "P5", "cycles": 9.0, "tolerance": 0.9,
+                                      "kind": "model"}
     assert p5["lat/add/tput"]["expect"]["cycles"] == 2.0     # 4 ADDs, 0.50 each
     assert p5["lat/div"]["expect"]["cycles"] == 41.5
     assert p5["lat/imul"]["verdict"] == "untrusted timing"

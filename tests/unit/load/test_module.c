@@ -103,7 +103,7 @@ static void expect_reason(const struct spec *s, const char *reason)
 static void unknown_uarch_names_the_known(const struct spec *s)
 {
     const char *r = check(s);
-    const char *lead = "expectation key 'Skylake' is no microarchitecture this kernel knows (";
+    const char *lead = "expectation key 'Coffee Lake' is no microarchitecture this kernel knows (";
     assert_non_null(r);
     assert_int_equal(strncmp(r, lead, strlen(lead)), 0);
     assert_non_null(strstr(r, "P5, P6"));
@@ -234,7 +234,7 @@ static void strings_and_keys(void **state)
     expect_reason(&s, "need 'sse9' is no CPUID feature this kernel knows");
     s = good(); s.needs[0] = "";
     expect_reason(&s, "need 0 is not a NUL-padded name");
-    s = good(); s.exp_key = "Skylake";
+    s = good(); s.exp_key = "Coffee Lake";
     unknown_uarch_names_the_known(&s);
     s = good(); s.exp_x100 = -5;
     expect_reason(&s, "expectation 'Golden Cove' out of range (0..1000000 cycles)");

@@ -20,6 +20,9 @@
 #include "../cpu_dumps/amd_k6_2_580.h"
 #include "../cpu_dumps/amd_zen2_matisse_870f10.h"
 #include "../cpu_dumps/via_c3_nehemiah_691.h"
+#include "../cpu_dumps/intel_kvm_a7_amx.h"
+#include "cpu/cpu_models.h"
+#include "uarch/llvm_model.h"
 #include "uarch/uarch.h"
 
 static struct cpu_info info;
@@ -53,12 +56,13 @@ static void dumps_find_their_microarchitecture(void **state)
     assert_string_equal(name_of(&dump_amd_zen2_matisse_870f10), "Zen");
 }
 
-/* CPUs no file claims: no microarchitecture, so no benchmark has an expectation. */
+/* CPUs no file claims and LLVM has no model of (cpu_models.c names no LLVM
+ * CPU with a scheduling model for them): no microarchitecture, so no
+ * benchmark has an expectation. */
 static void unknown_identities_get_no_expectation(void **state)
 {
     (void)state;
-    const struct cpu_dump *none[] = { &dump_intel_skylake_506e3, &dump_intel_conroe_6f6,
-                                      &dump_intel_p4_northwood_f29, &dump_amd_k6_2_580,
+    const struct cpu_dump *none[] = { &dump_intel_p4_northwood_f29, &dump_amd_k6_2_580,
                                       &dump_via_c3_nehemiah_691 };
     for (unsigned i = 0; i < sizeof none / sizeof none[0]; i++) {
         const struct uarch *from;
@@ -68,6 +72,26 @@ static void unknown_identities_get_no_expectation(void **state)
         assert_null(expect_on(c, "calib/add_chain", &from));
         assert_null(from);
     }
+}
+
+/* A CPU no file claims but cpu_models.c maps to an LLVM CPU with a model
+ * gets that model's generated table: Skylake (506E3) LLVM's skylake, Conroe
+ * LLVM's core2 (which LLVM 16 models with Sandy Bridge's resources). */
+static void llvm_models_cover_what_no_file_claims(void **state)
+{
+    (void)state;
+    const struct uarch *from;
+    const struct cpu_info *c = probe(&dump_intel_skylake_506e3);
+    assert_string_equal(uarch_name(uarch_of(c)), "skylake");
+    const struct uarch_expect *e = expect_on(c, "lat/imul", &from);
+    assert_non_null(e);
+    assert_string_equal(from->name, "skylake");
+    assert_string_equal(e->source, "LLVM 16 skylake model");
+    assert_string_equal(uarch_source_kind(e->source), "LLVM");
+    assert_int_equal(e->x100, 300);
+    c = probe(&dump_intel_conroe_6f6);
+    assert_string_equal(uarch_name(uarch_of(c)), "core2");
+    assert_string_equal(llvm_model_named("core2")->resources, "SB");
 }
 
 static void tables_give_the_value_and_its_source(void **state)
@@ -84,32 +108,38 @@ static void tables_give_the_value_and_its_source(void **state)
     assert_string_equal(from->name, "Golden Cove");
     assert_int_equal(e->x100, 3000);
     assert_int_equal(e->tol_x100, 500);
-    /* A benchmark the table has no row for, and a name no benchmark has. */
-    assert_null(expect_on(probe(&dump_intel_sapphire_rapids_806f8), "p5/pairing/pair", &from));
+    /* A benchmark the cited table has no row for takes LLVM's model; one no
+     * table has (CPUID: no model states its cost), and a name no benchmark has. */
+    e = expect_on(probe(&dump_intel_sapphire_rapids_806f8), "p5/pairing/pair", &from);
+    assert_string_equal(from->name, "sapphirerapids");
+    assert_string_equal(e->source, "LLVM 16 sapphirerapids model");
+    assert_null(expect_on(probe(&dump_intel_sapphire_rapids_806f8), "sys/cpuid/leaf_7", &from));
     assert_null(expect_on(probe(&dump_intel_p54c_525), "no/such/bench", &from));
 }
 
-/* A generation's own file is read before its family's: Zen 4 (family 19h
- * model 61h, Raphael) takes zen4.c's LLVM rows and, where zen4.c has none,
- * zen.c's cited ones; Zen 3 (model 21h, Vermeer) only zen.c's. */
-static void a_generation_first_then_its_family(void **state)
+/* A family's cited values come before LLVM's model of the generation: Zen 4
+ * (family 19h model 61h, Raphael) takes zen.c's cited IMUL r64 and LLVM's
+ * znver4 model where zen.c has no row; Zen 3 (model 21h, Vermeer) znver3's. */
+static void cited_values_first_then_the_llvm_model(void **state)
 {
     (void)state;
     const struct uarch *from;
     struct cpu_info c = { .generation = CPU_GEN_CPUID, .vendor = VENDOR_AMD, .family = 0x19,
                           .model = 0x61 };
-    assert_string_equal(uarch_name(uarch_of(&c)), "Zen 4");
+    c.features[cpu_feature_word(FEAT_AVX512F)] |= 1u << cpu_feature_bit(FEAT_AVX512F);
+    c.features[cpu_feature_word(FEAT_AVX2)] |= 1u << cpu_feature_bit(FEAT_AVX2);
+    assert_string_equal(uarch_name(uarch_of(&c)), "Zen");
     const struct uarch_expect *e = expect_on(&c, "lat/imul", &from);
-    assert_string_equal(from->name, "Zen 4");
+    assert_string_equal(from->name, "znver4");
     assert_int_equal(e->x100, 300);
-    assert_string_equal(e->source, "LLVM 16 znver4 scheduling model");
+    assert_string_equal(e->source, "LLVM 16 znver4 model");
     e = expect_on(&c, "lat64/imul", &from);
     assert_string_equal(from->name, "Zen");
-    assert_int_equal(e->x100, 300);
+    assert_string_equal(uarch_source_kind(e->source), "cited");
     c.model = 0x21;
-    assert_string_equal(uarch_name(uarch_of(&c)), "Zen");
-    assert_null(expect_on(&c, "lat/imul", &from));
-    assert_non_null(expect_on(&c, "lat64/imul", &from));
+    c.features[cpu_feature_word(FEAT_AVX512F)] = 0;
+    assert_non_null(expect_on(&c, "lat/imul", &from));
+    assert_string_equal(from->name, "znver3");
 }
 
 /* A 486 without CPUID is known by the probe alone. */
@@ -203,8 +233,158 @@ static void names_are_unique_and_found_loosely(void **state)
     assert_true(n >= 5);
     assert_string_equal(uarch_named("golden_cove")->name, "Golden Cove");
     assert_string_equal(uarch_named("p5")->name, "P5");
-    assert_null(uarch_named("Skylake"));
+    assert_string_equal(uarch_named("Skylake-AVX512")->name, "skylake-avx512");
+    assert_null(uarch_named("Coffee Lake"));
     assert_null(uarch_named("P"));
+}
+
+/* Identity sanity (issue 20, point 7): an identity whose features
+ * contradict the microarchitecture its model number names is uncertain, the
+ * reason names both, and no benchmark gets an expectation, not even a
+ * family's cited one. */
+static void assert_uncertain(const struct cpu_dump *d, const char *says, const char *because)
+{
+    char why[200];
+    struct uarch_match m;
+    const struct uarch *from = NULL;
+    const struct cpu_info *c = probe(d);
+    assert_true(uarch_identity_uncertain(c, why, sizeof why));
+    if (!strstr(why, says) || !strstr(why, because))
+        fail_msg("%s: the reason \"%s\" lacks \"%s\" or \"%s\"", d->source, why, says, because);
+    uarch_match(c, &m);
+    assert_true(m.uncertain);
+    assert_null(uarch_llvm_of(c));
+    const char *benches[] = { "calib/add_chain", "lat/add", "lat/imul", "lat64/imul", "simd64/vpaddd_zmm" };
+    for (unsigned i = 0; i < sizeof benches / sizeof benches[0]; i++)
+        assert_null(uarch_expect_for(&m, benches[i], &from));
+    assert_null(from);
+}
+
+/* A made-up CPU: a real dump's leaves, some of them changed by the test. */
+static struct dump_leaf made_up_leaves[128];
+
+static struct cpu_dump made_up(const struct cpu_dump *base, const char *what)
+{
+    assert_true(base->n <= sizeof made_up_leaves / sizeof made_up_leaves[0]);
+    memcpy(made_up_leaves, base->leaves, base->n * sizeof base->leaves[0]);
+    return (struct cpu_dump){ what, made_up_leaves, base->n };
+}
+
+static struct dump_leaf *made_up_leaf(uint32_t leaf, uint32_t subleaf)
+{
+    for (unsigned i = 0; i < sizeof made_up_leaves / sizeof made_up_leaves[0]; i++)
+        if (made_up_leaves[i].leaf == leaf && made_up_leaves[i].subleaf == subleaf)
+            return &made_up_leaves[i];
+    fail_msg("the base dump has no leaf 0x%x.%u", leaf, subleaf);
+    return NULL;
+}
+
+static void contradicting_identities_are_uncertain(void **state)
+{
+    (void)state;
+    /* This project's host: a KVM guest saying model 0xA7 on a core with AMX. */
+    assert_uncertain(&dump_intel_kvm_a7_amx, "model 0xA7 says Rocket Lake",
+                     "has AVX512-FP16, AMX and AVX-VNNI, which Rocket Lake lacks");
+    assert_string_equal(info.name, "Rocket Lake");
+    /* Made up: a Skylake (506E3) with AVX512-FP16, CPUID.(7,0):EDX[23]. */
+    struct cpu_dump d = made_up(&dump_intel_skylake_506e3, "synthetic: Skylake 506E3 with AVX512-FP16");
+    made_up_leaf(7, 0)->edx |= 1u << 23;
+    assert_uncertain(&d, "model 0x5E says Skylake", "has AVX512-FP16, which Skylake lacks");
+    /* Made up: Zen 2 Matisse's leaves under a Zen 4 Raphael's signature
+     * (family 19h model 61h, in CPUID.1 and 80000001h EAX): no AVX-512. */
+    d = made_up(&dump_amd_zen2_matisse_870f10, "synthetic: a Zen 4 signature without AVX-512");
+    made_up_leaf(1, 0)->eax = 0x00a60f12;
+    made_up_leaf(0x80000001, 0)->eax = 0x00a60f12;
+    assert_uncertain(&d, "family 0x19 model 0x61 says Zen 4", "lacks AVX-512F, which every Zen 4 has");
+}
+
+/* Identities whose features agree keep their tables: a Sapphire Rapids
+ * takes Golden Cove's cited rows, then LLVM's sapphirerapids model. */
+static void agreeing_identities_are_certain(void **state)
+{
+    (void)state;
+    const struct cpu_dump *fine[] = { &dump_intel_sapphire_rapids_806f8, &dump_intel_skylake_506e3,
+                                      &dump_amd_zen2_matisse_870f10, &dump_intel_p54c_525 };
+    for (unsigned i = 0; i < sizeof fine / sizeof fine[0]; i++)
+        assert_false(uarch_identity_uncertain(probe(fine[i]), NULL, 0));
+    const struct uarch *from;
+    const struct cpu_info *c = probe(&dump_intel_sapphire_rapids_806f8);
+    assert_non_null(expect_on(c, "sys/rdtscp", &from));
+    assert_string_equal(from->name, "Golden Cove");
+    assert_non_null(expect_on(c, "simd64/vpaddd_zmm", &from));
+    assert_string_equal(from->name, "sapphirerapids");
+}
+
+/* Every LLVM name of cpu_models.c is one llvm_cpus.c knows (so the sanity
+ * check has its features and the generator ran llvm-mca for it). */
+static void every_llvm_name_of_the_model_table_is_known(void **state)
+{
+    (void)state;
+    unsigned named = 0;
+    for (unsigned v = VENDOR_INTEL; v <= VENDOR_VIRTUAL; v++)
+        for (unsigned f = 4; f <= 0x1a; f++)
+            for (unsigned m = 0; m < 256; m++) {
+                const struct cpu_model *row = cpu_model_lookup(v, f, m, 0, 0);
+                if (!row || !row->llvm)
+                    continue;
+                named++;
+                if (!llvm_cpu_named(row->llvm))
+                    fail_msg("cpu_models.c: %s maps to LLVM's %s, which llvm_cpus.c lacks",
+                             row->name, row->llvm);
+            }
+    assert_true(named > 100);
+}
+
+static bool one_of(const char *name, const char *const *list, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(name, list[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The generated tables (llvm_tables.c): each belongs to a known LLVM CPU, names
+ * its source as "LLVM <major> <cpu> model", has one row per benchmark with a
+ * plausible value; the microarchitectures issue 21 names have the rows every
+ * 64-bit core runs, and the AVX-512 ones the zmm rows. */
+static void generated_tables_are_well_formed(void **state)
+{
+    (void)state;
+    static const char *const required[] = { "skylake-avx512", "icelake-server", "sapphirerapids",
+                                            "alderlake", "znver3", "znver4" };
+    static const char *const avx512[] = { "skylake-avx512", "icelake-server", "sapphirerapids",
+                                          "znver4" };
+    unsigned found = 0;
+    char source[64], major[8] = "";
+    for (unsigned i = 0; i < 7 && llvm_models_version[5 + i] != '.'; i++)
+        major[i] = llvm_models_version[5 + i];
+    for (unsigned i = 0; i < llvm_model_count; i++) {
+        const struct uarch *u = &llvm_models[i].u;
+        assert_non_null(llvm_cpu_named(u->name));
+        assert_true(u->ntable >= 50);
+        assert_null(u->ranges);
+        assert_ptr_equal(uarch_named(u->name), u);
+        snprintf(source, sizeof source, "LLVM %s %s model", major, u->name);
+        for (unsigned r = 0; r < u->ntable; r++) {
+            assert_string_equal(u->table[r].source, source);
+            assert_ptr_equal(uarch_table_row(u, u->table[r].bench), &u->table[r]);
+            assert_true(u->table[r].x100 > 0 && u->table[r].x100 < 100000);
+            assert_int_equal(u->table[r].tol_x100, 0);
+        }
+        if (!one_of(u->name, required, 6))
+            continue;
+        found++;
+        const char *every[] = { "calib/add_chain", "lat/add", "lat/imul/tput", "lat64/imul", "simd64/vpaddd_ymm" };
+        for (unsigned b = 0; b < sizeof every / sizeof every[0]; b++)
+            if (!uarch_table_row(u, every[b]))
+                fail_msg("%s has no row for %s", u->name, every[b]);
+        if (one_of(u->name, avx512, 4))
+            assert_non_null(uarch_table_row(u, "simd64/vpaddd_zmm"));
+        /* Skipped with a reason in the generated file: no model states CPUID's cost. */
+        assert_null(uarch_table_row(u, "sys/cpuid/leaf_0"));
+        assert_null(uarch_table_row(u, "mem/chase/1K"));
+    }
+    assert_int_equal(found, 6);
 }
 
 int main(void)
@@ -213,7 +393,12 @@ int main(void)
         cmocka_unit_test(dumps_find_their_microarchitecture),
         cmocka_unit_test(unknown_identities_get_no_expectation),
         cmocka_unit_test(tables_give_the_value_and_its_source),
-        cmocka_unit_test(a_generation_first_then_its_family),
+        cmocka_unit_test(cited_values_first_then_the_llvm_model),
+        cmocka_unit_test(llvm_models_cover_what_no_file_claims),
+        cmocka_unit_test(contradicting_identities_are_uncertain),
+        cmocka_unit_test(agreeing_identities_are_certain),
+        cmocka_unit_test(every_llvm_name_of_the_model_table_is_known),
+        cmocka_unit_test(generated_tables_are_well_formed),
         cmocka_unit_test(a_486_without_cpuid),
         cmocka_unit_test(an_uncertain_identity_attaches_no_table),
         cmocka_unit_test(every_range_matches_its_file_narrowest_first),
