@@ -4,6 +4,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "cpu_setup.h"
+#include "report/write.h"
 #include "interrupts.h"
 #include "io.h"
 #include "record/log.h"
@@ -179,8 +180,10 @@ static void xsave_setup(uint32_t cr4, char *said, size_t size)
 
 void bare_cpu_setup(char *said, size_t size)
 {
+    write_step("cpu setup: interrupts");
     interrupts_quiesce(said, size);
     uint32_t cr4;
+    write_step("cpu setup: CR4, XSAVE and XCR0");
     if (read_cr4_safe(&cr4) == 0) {
         uint32_t want = cr4 & ~CR4_TSD; /* RDTSC at any privilege (it is ring 0 anyway) */
         if (cpu_has(cpu, FEAT_FXSR) && cpu_has(cpu, FEAT_SSE))
@@ -197,6 +200,7 @@ void bare_cpu_setup(char *said, size_t size)
     }
     cr0_am = read_cr0() & CR0_AM;
     cr0_am_known = true;
+    write_step("cpu setup: FPU");
     if (cpu->has_fpu) {
         /* Native FPU errors (NE), WAIT honours TS (MP), no emulation (EM). */
         write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP | CR0_NE);

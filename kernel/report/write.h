@@ -135,6 +135,7 @@ struct run_progress {
     uint64_t elapsed_ms, eta_ms;
     const char *elapsed_by;     /* "tsc" (milliseconds), "rtc" (whole seconds), NULL: no clock */
 };
+void write_step(const char *name);
 void write_progress(const struct run_progress *p);
 void write_progress_end(bool have_elapsed, uint64_t elapsed_ms); /* the suite's time, for the summary */
 void write_summary(int status);

@@ -32,6 +32,19 @@ void write_progress(const struct run_progress *p)
     rec_close();
 }
 
+/* The step the run is about to take (a kernel phase, a part of the CPU's
+ * set-up), before it starts: a step that never returns (a probe the CPU or
+ * an emulator stalls on, with interrupts off nothing can preempt it) leaves
+ * its name as the log's last record, which run-qemu and `cyclekit run`
+ * repeat when they give up on the machine. JSON only: the readable lines
+ * stay as they were. */
+void write_step(const char *name)
+{
+    rec_open("step");
+    rec_str("name", name);
+    rec_close();
+}
+
 void write_progress_end(bool have_elapsed, uint64_t elapsed_ms)
 {
     screen_progress_end(have_elapsed, elapsed_ms);

@@ -29,7 +29,10 @@ static void call(void *fn) { ((void (*)(void))fn)(); }
 /* A kernel phase: a fault is reported and the run goes on without it. */
 static int phase(const struct platform *p, const char *name, void (*fn)(void))
 {
-    return fn ? guarded_step(p, name, call, (void *)fn, STATUS_KERNEL_FAULT) : STATUS_OK;
+    if (!fn)
+        return STATUS_OK;
+    write_step(name);
+    return guarded_step(p, name, call, (void *)fn, STATUS_KERNEL_FAULT);
 }
 
 static void cpu_setup(void)
@@ -117,13 +120,18 @@ int run_suite(const struct platform *p, const struct run_session *session)
     status = status_worst(status, phase(p, "topology", topology));
 
     status = status_worst(status, phase(p, "benchmark files", boot_modules_load));
-    if (settings.selftest)
+    if (settings.selftest) {
+        write_step("self-test");
         status = status_worst(status, selftest_run(p));
+    }
 
-    if (session && session->wanted(p))
+    if (session && session->wanted(p)) {
+        write_step("serve session");
         status = status_worst(status, session->run(p));
-    else
+    } else {
+        write_step("benchmarks");
         status = status_worst(status, suite_run(p, settings.selftest ? selftest_in_benchmarks : NULL));
+    }
     status = status_worst(status, phase(p, "between cores", smp_measure));
 
     if (status == STATUS_OK && log_errors())

@@ -61,6 +61,23 @@ def test_uefi_boot_through_ovmf(boot):
     assert "screen: framebuffer" in log.text
 
 
+# The steps of a run (kernel/run/run.c, kernel/bare/cpu_setup.c), announced before each starts.
+STEPS = ["cpu identification", "cpu setup", "cpu setup: interrupts", "cpu setup: CR4, XSAVE and XCR0",
+         "cpu setup: FPU", "cpu report", "topology", "benchmark files", "benchmarks", "between cores"]
+
+
+@pytest.mark.parametrize("qemu,cpu", [("i386", "pentium"), ("x86_64", "max")])
+def test_every_step_is_announced_before_it_runs(boot, qemu, cpu):
+    """So a step that never returns is the log's last record (run-qemu names
+    it when it gives up): each in its order, each once, the suite's progress
+    after the benchmarks' step."""
+    log = boot(cpu=cpu, qemu=qemu)
+    assert_complete(log)
+    types = [r["type"] for r in log.records]
+    assert [r["name"] for r in log.of_type("step")] == STEPS
+    assert types.index("progress") > log.records.index({"type": "step", "name": "benchmarks"})
+
+
 def test_boot_under_kvm():
     """The kernel boots under KVM (the host CPU, or the probed fallback model)
     and sees KVM's CPUID signature, not TCG's: this is the hardware path."""

@@ -111,6 +111,11 @@ case " $* " in
     kill -ABRT $$ ;;
 *" -cpu hang "*)
     exec sleep 60 ;;
+*" -cpu stall "*)
+    # A kernel that stalls in a set-up step, as the family 15h XSAVE set-up once did under TCG.
+    printf '%s\r\n' '{"type":"begin","schema":2}' '{"type":"step","name":"cpu identification"}' \
+        '{"type":"step","name":"cpu setup: CR4, XSAVE and XCR0"}'
+    exec sleep 60 ;;
 *" -cpu exit1 "*)
     echo "qemu-system-i386: -accel kvm: failed to initialize kvm: No such file or directory" >&2
     exit 1 ;;
@@ -153,6 +158,14 @@ def test_runner_timeout_is_124(fake_qemu):
     log = fake_qemu("hang", 1)
     assert log.rc == EXIT_TIMEOUT
     assert "no exit within 1 s" in log.stderr
+
+
+def test_a_stalled_step_is_named_when_the_runner_gives_up(fake_qemu):
+    log = fake_qemu("stall", 1)
+    assert log.rc == EXIT_TIMEOUT
+    assert "no exit within 1 s; the kernel's last step: cpu setup: CR4, XSAVE and XCR0; QEMU killed" \
+        in log.stderr, log.stderr
+    assert "the kernel wrote nothing" in fake_qemu("hang", 1).stderr
 
 
 def test_probe_through_the_runner_falls_back_to_a_model_that_starts(fake_qemu):

@@ -24,7 +24,7 @@
 
 static const char *const RECORD_TYPES[] = {
     "begin", "bench", "c2c", "clock", "cpu", "done", "end", "error", "fault", "module",
-    "msrscan", "note", "platform", "pmu", "pmu_restore", "progress", "result", "samples",
+    "msrscan", "note", "platform", "pmu", "pmu_restore", "progress", "result", "samples", "step",
     "selftest", "serve", "sibling", "skip", "smp", "smp_loaded", "sweep", "timer",
     "topology", "trust", "tsc_sync",
 };
