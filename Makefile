@@ -57,6 +57,10 @@ HOST_ONLY_32  := kernel/harness/reference.c kernel/platform/guard.c %.S
 HOST_LIB_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC))
 
 DEPS_OK := $(BUILD)/.deps-ok
+# The rest of scripts/deps (libFuzzer, the host tools' libraries, chromium):
+# only fuzz-check and tools-tests need it, and CI installs it beside the
+# boot tests (.ci/run).
+DEPS_ALL_OK := $(BUILD)/.deps-all-ok
 PYTHON  ?= /usr/bin/python3
 RUN     := $(PYTHON) scripts/run-qemu
 PYTEST  := $(PYTHON) -m pytest
@@ -70,6 +74,9 @@ iso: $(ISO)
 kernel: $(KERNEL)
 
 $(DEPS_OK): scripts/deps
+	@sh scripts/deps build
+	@mkdir -p $(@D) && touch $@
+$(DEPS_ALL_OK): scripts/deps
 	@sh scripts/deps
 	@mkdir -p $(@D) && touch $@
 deps:
@@ -257,7 +264,7 @@ model-tests:
 # serial, the user-mistake test boots it once with an unknown option, and
 # `run --hosted` runs both hosted runners. The tests import the package from
 # the checkout (pyproject.toml: pythonpath).
-tools-tests: $(ISO) hosted
+tools-tests: $(ISO) hosted | $(DEPS_ALL_OK)
 	$(PYTEST) -q -rs --durations=10 tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests
@@ -401,7 +408,7 @@ FUZZ_CHECK_SECONDS ?= 5
 HYPOTHESIS_EXAMPLES ?= 500
 FUZZ_RUN       = $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 .PHONY: fuzz fuzz-build fuzz-check
-$(BUILD)/fuzz/%.c.o: %.c | $(DEPS_OK)
+$(BUILD)/fuzz/%.c.o: %.c | $(DEPS_ALL_OK)
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@

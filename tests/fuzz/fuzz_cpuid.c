@@ -54,16 +54,45 @@ static void well_formed(const struct cpu_info *c)
             abort();
 }
 
-/* Every JSON line is one object of printable ASCII. */
+/* The length of the well-formed UTF-8 sequence of 2 to 4 bytes at s
+ * (RFC 3629 section 4: no overlong forms, no surrogates, nothing above
+ * U+10FFFF), or 0. */
+static unsigned utf8_sequence(const unsigned char *s, const unsigned char *end)
+{
+    unsigned n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (!n || s[0] > 0xf4 || end - s < (long)n)
+        return 0;
+    for (unsigned i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* Every JSON line is one object of printable text: no control character or
+ * DEL, and anything beyond ASCII well-formed UTF-8 (the JSON writer passes
+ * text through as UTF-8 and puts U+FFFD where a CPU's string is not). */
 static void json_lines_printable(const char *s)
 {
     while (*s) {
         const char *nl = strchr(s, '\n');
         if (!nl || *s != '{' || nl[-1] != '}')
             abort();
-        for (; s < nl; s++)
-            if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+        const unsigned char *p = (const unsigned char *)s, *end = (const unsigned char *)nl;
+        while (p < end) {
+            if (*p < 0x20 || *p == 0x7f)
                 abort();
+            if (*p < 0x80) {
+                p++;
+                continue;
+            }
+            unsigned n = utf8_sequence(p, end);
+            if (!n)
+                abort();
+            p += n;
+        }
         s = nl + 1;
     }
 }
