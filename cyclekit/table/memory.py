@@ -33,6 +33,7 @@ LOAD = "memory: address -> result"
 RMW = "memory: memory -> memory"
 NO_CHAIN_STORE = "memory destination without a read (a store): throughput only"
 NO_CHAIN_OTHER = "memory form without a chain to a general register or back to memory: throughput only"
+NO_CHAIN_ADDRESS = "a load into RDI, its own address register: throughput only"
 
 # Read-modify-write mnemonics with a memory destination (SDM Vol. 2: the forms "r/m, r",
 # "r/m, imm", "r/m"): they read the location, compute, and write it back.
@@ -83,9 +84,11 @@ def latency_texts(insn):
         return None, (NO_CHAIN_STORE if mn.startswith(("mov", "vmov", "set", "st", "fst", "fist"))
                       else NO_CHAIN_OTHER), None
     dest = bodies._family64(ops[0]) if ops else None
-    # RDI is the address itself; RSI holds the scratch pointer where the probe run ignores the
-    # init (issue 20 point 4): [RDI+RSI] there is far outside the scratch data (#PF).
-    if mn in READ_ONLY or dest is None or dest in ("rsi", "rdi"):
+    # RDI is the address itself. Any other register is zeroed by the init, which every run
+    # of the body, the probe's included, starts from (docs/registers.md).
+    if dest == "rdi" and mn not in READ_ONLY:
+        return None, NO_CHAIN_ADDRESS, None
+    if mn in READ_ONLY or dest is None:
         return None, NO_CHAIN_OTHER, None
     text = re.sub(r"\[rdi(\+0x[0-9a-f]+)?\]", f"[rdi+{dest}]", insn.text)
     return LOAD, text, [f"xor {_r32(dest)}, {_r32(dest)}"]

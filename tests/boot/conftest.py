@@ -64,6 +64,9 @@ def pytest_configure(config):
             os.unlink(LEDGER)
 
 SMALL_SUITE = "bench=calib/* samples=9"
+# Four processors under UEFI, in long mode, a benchmark on each: the one UEFI
+# SMP boot that test_smp and test_smp_long share.
+UEFI_SMP = dict(uefi=True, smp="4", cmdline="bench=lat64/add samples=5 on=all")
 
 # ---- timeouts from the work asked for ---------------------------------------
 # Seconds on an idle 2-core machine under QEMU 7.2 TCG (measured Nov 2026:

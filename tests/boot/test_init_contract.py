@@ -17,8 +17,7 @@ from conftest import ROOT, assert_complete
 from cyclekit import logfile as cyclekit_log
 from cyclekit.verbs import snippet as cyclekit_snippet
 
-sys.path.insert(0, os.path.join(ROOT, "tests", "hosted"))
-import init_bodies  # noqa: E402
+from tests.hosted import init_bodies   # the bodies the hosted test runs too (pyproject.toml's pythonpath)
 
 STATUS_BENCH_FAULT = 2   # kernel/platform/status.h
 CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]

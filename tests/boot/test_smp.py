@@ -9,12 +9,15 @@ one fault under its own guard. Timings under TCG are untrusted: only
 structure and completion are asserted."""
 import pytest
 
-from conftest import assert_complete, kvm_boot
+from conftest import UEFI_SMP, assert_complete, kvm_boot
 
 SMP_LINES = ["4", "4,sockets=2,cores=2", "4,threads=2"]
 # -smp line: (packages, cores, threads, smt_bits); QEMU numbers APIC IDs densely
 # by socket, core and thread, so the IDs are 0-3 in every case.
 TOPOLOGY = {"4": (1, 4, 4, 0), "4,sockets=2,cores=2": (2, 4, 4, 0), "4,threads=2": (1, 2, 4, 1)}
+# One boot per -smp line carries every check of it: ACPI, topology, start-up
+# and the measurements between processors.
+SMP_SUITE = "bench=calib/empty,smp/* samples=5"
 
 
 def platform(log):
@@ -29,7 +32,7 @@ def acpi_notes(log):
 
 @pytest.mark.parametrize("smp", SMP_LINES)
 def test_madt_lists_every_processor(boot, smp):
-    log = boot(smp=smp)
+    log = boot(smp=smp, cmdline=SMP_SUITE)
     assert_complete(log)
     p = platform(log)
     assert p["acpi_oem_id"] == "BOCHS"
@@ -45,7 +48,7 @@ def test_madt_lists_every_processor(boot, smp):
 
 @pytest.mark.parametrize("smp", SMP_LINES)
 def test_topology_matches_the_smp_line(boot, smp):
-    log = boot(smp=smp)
+    log = boot(smp=smp, cmdline=SMP_SUITE)
     assert_complete(log)
     t = log.one("topology")
     packages, cores, threads, smt_bits = TOPOLOGY[smp]
@@ -57,7 +60,7 @@ def test_topology_matches_the_smp_line(boot, smp):
 
 
 def test_uefi_acpi_from_the_new_rsdp_tag(boot):
-    log = boot(uefi=True, smp="4")
+    log = boot(**UEFI_SMP)
     assert_complete(log)
     acpi = platform(log)["acpi"]
     assert acpi["rsdp"] == "multiboot2 tag 15"
@@ -86,7 +89,7 @@ def states(log):
 
 @pytest.mark.parametrize("smp", SMP_LINES)
 def test_every_processor_starts(boot, smp):
-    log = boot(smp=smp)
+    log = boot(smp=smp, cmdline=SMP_SUITE)
     assert_complete(log)
     rec = log.one("smp")
     assert rec["bsp"] == 0 and rec["method"] == "xAPIC MMIO"
@@ -97,7 +100,7 @@ def test_every_processor_starts(boot, smp):
 
 
 def test_uefi_starts_every_processor(boot):
-    log = boot(uefi=True, smp="4")
+    log = boot(**UEFI_SMP)
     assert_complete(log)
     assert states(log) == {0: "boot", 1: "started", 2: "started", 3: "started"}
 
@@ -134,7 +137,7 @@ def test_bad_cpus_value_is_named_and_all_start(boot):
 
 @pytest.mark.parametrize("smp", SMP_LINES)
 def test_core_to_core_matrix_is_complete(boot, smp):
-    log = boot(smp=smp, cmdline="bench=calib/empty,smp/* samples=5")
+    log = boot(smp=smp, cmdline=SMP_SUITE)
     assert_complete(log)
     recs = {r["variant"]: r for r in log.of_type("c2c")}
     assert set(recs) == {"rmw", "store"}
@@ -161,7 +164,7 @@ def test_core_to_core_needs_two_processors(boot):
 
 @pytest.mark.parametrize("smp", SMP_LINES)
 def test_tsc_record_holds_an_offset_per_processor(boot, smp):
-    log = boot(smp=smp, cmdline="bench=calib/empty,smp/* samples=5")
+    log = boot(smp=smp, cmdline=SMP_SUITE)
     assert_complete(log)
     t = log.one("tsc_sync")
     assert t["verdict"] in ("synchronised", "offset", "drifting")   # TCG: which one is not asserted
@@ -177,7 +180,7 @@ def test_tsc_record_holds_an_offset_per_processor(boot, smp):
 
 
 def test_sibling_interference_on_an_smt_pair(boot):
-    log = boot(smp="4,threads=2", cmdline="bench=calib/empty,smp/* samples=5")
+    log = boot(smp="4,threads=2", cmdline=SMP_SUITE)
     assert_complete(log)
     r = log.one("sibling")
     assert (r["apic_id"], r["sibling_apic_id"]) == (0, 1)   # thread 0 and 1 of core 0
@@ -187,7 +190,7 @@ def test_sibling_interference_on_an_smt_pair(boot):
 
 @pytest.mark.parametrize("smp", ["4", "4,sockets=2,cores=2"])
 def test_sibling_interference_skipped_without_smt(boot, smp):
-    log = boot(smp=smp, cmdline="bench=calib/empty,smp/* samples=5")
+    log = boot(smp=smp, cmdline=SMP_SUITE)
     assert_complete(log)
     assert log.of_type("sibling") == []
     skips = [r for r in log.of_type("skip") if r["name"] == "smp/sibling"]

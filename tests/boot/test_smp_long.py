@@ -8,7 +8,7 @@ AP's own double-fault task. Timings under TCG are untrusted: only structure,
 completion and -icount's exact arithmetic are asserted."""
 import pytest
 
-from conftest import assert_complete, bodies
+from conftest import UEFI_SMP, assert_complete, bodies
 
 LONG = dict(qemu="x86_64", cpu="max", smp="4")
 ADD64 = "bench=lat64/add* samples=5 on=all"
@@ -102,7 +102,7 @@ def test_a_bad_fault_kind_is_named_and_ud_used(boot):
 
 
 def test_uefi_long_mode_starts_every_processor(boot):
-    log = boot(uefi=True, smp="4", cmdline="bench=lat64/add samples=5 on=all")
+    log = boot(**UEFI_SMP)   # shared with test_smp's UEFI tests
     assert_complete(log)
     assert log.one("platform")["mode"] == 64
     assert states(log) == {0: "boot", 1: "started", 2: "started", 3: "started"}
