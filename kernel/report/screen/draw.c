@@ -54,11 +54,18 @@ static const char *line_at(unsigned k) /* k: 0 = the oldest line kept */
 static void header(void)
 {
     char name[SCREEN_LINE_MAX + 1], text[SCREEN_LINE_MAX * 2];
-    unsigned fixed = (unsigned)(kstrlen(scr.version) + kstrlen(scr.trust) + 16);
-    unsigned room = scr.width > fixed + 8 ? scr.width - fixed : 8;
+    const char *verdict = scr.trust[0] ? scr.trust : "not checked yet";
+    /* "cyclekit " + " | " + " | timings ": 23 columns around the three parts;
+     * the CPU's name is what gets shortened, never the verdict at the end. */
+    unsigned fixed = (unsigned)(kstrlen(scr.version) + kstrlen(verdict) + 23);
+    if (scr.width < fixed + 8) { /* a narrow screen: the verdict alone */
+        ksnprintf(text, sizeof text, "cyclekit | timings %s", verdict);
+        row(0, text);
+        return;
+    }
+    unsigned room = scr.width - fixed;
     screen_shorten(name, scr.cpu[0] ? scr.cpu : "CPU not identified yet", room < 63 ? room : 63);
-    ksnprintf(text, sizeof text, "cyclekit %s | %s | timings %s", scr.version, name,
-              scr.trust[0] ? scr.trust : "not checked yet");
+    ksnprintf(text, sizeof text, "cyclekit %s | %s | timings %s", scr.version, name, verdict);
     row(0, text);
 }
 

@@ -178,6 +178,30 @@ static void pages_through_the_run(void **state)
     assert_non_null(strstr(grid[9], "page 1 of 4"));
 }
 
+/* The header keeps the timing verdict whole at every width: a long CPU name
+ * (an uncertain identity's prefix and a brand string) is what gets shortened,
+ * and the row is never wider than the screen. */
+static void header_keeps_the_verdict(void **state)
+{
+    (void)state;
+    static const unsigned widths[] = { 40, 64, 80, 132 };
+    for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        use_screen(widths[i], 25);
+        screen_version("804a489-dirty");
+        screen_cpu("(uarch uncertain) QEMU TCG CPU version 2.5+ with a long brand string");
+        screen_trust(false, "QEMU TCG emulates this CPU");
+        const char *end = "| timings NOT trusted";
+        size_t n = strlen(grid[0]);
+        assert_true(n >= strlen(end));
+        assert_string_equal(grid[0] + n - strlen(end), end);
+        assert_true(widest <= widths[i]);
+        if (widths[i] >= 64) /* room for the CPU too: its name shortened in the middle */
+            assert_true(strncmp(grid[0], "cyclekit 804a489-dirty | (uarch", 31) == 0);
+        else
+            assert_string_equal(grid[0], "cyclekit | timings NOT trusted");
+    }
+}
+
 static void no_screen_no_drawing(void **state)
 {
     (void)state;
@@ -199,6 +223,7 @@ int main(void)
         cmocka_unit_test(columns_fit_every_width),
         cmocka_unit_test(summary_counts_and_furthest_off),
         cmocka_unit_test(pages_through_the_run),
+        cmocka_unit_test(header_keeps_the_verdict),
         cmocka_unit_test(no_screen_no_drawing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
