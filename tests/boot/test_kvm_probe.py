@@ -206,3 +206,18 @@ def test_the_speed_probe_rom_runs_its_loop_and_exits_under_tcg(tmp_path, loops):
     path.write_bytes(rom.replace(bytes([0x75, 0xFC]), bytes([0xEB, 0xFC]), 1))   # JNZ -> JMP: forever
     with pytest.raises(subprocess.TimeoutExpired):
         subprocess.run(cmd, capture_output=True, timeout=2)
+
+
+def test_the_last_step_survives_a_long_run_in_chunks_cut_anywhere():
+    """run-qemu follows the step and progress records through the whole
+    stream: a megabyte of readable lines after them does not lose them, and
+    a record cut between two chunks still counts."""
+    rq = _runner()
+    stream = (b'{"type":"begin"}\r\n{"type":"step","name":"cpu setup"}\r\n{"type":"step","name":"benchmarks"}\r\n'
+              b'{"type":"progress","i":3,"n":9,"name":"lat/add"}\r\n' + b"  lat/add  1.00  1.00~ U?\r\n" * 40000)
+    steps = rq.Steps()
+    for at in range(0, len(stream), 777):
+        steps.feed(stream[at:at + 777])
+    assert steps.text() == "benchmarks (lat/add, 3 of 9)"
+    fresh = rq.Steps()
+    assert fresh.text() is None and not fresh.wrote
