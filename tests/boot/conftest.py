@@ -31,6 +31,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import resource
 import shutil
 import re
 import subprocess
@@ -163,15 +164,32 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
     return log
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """The ledger's other line: the CPU seconds each test cost (its worker's
+    and its children's: QEMU, run-qemu, the front door), so a CI budget on
+    a loaded machine can be read off per test and per file."""
+    def cpu():
+        s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+    before, start = cpu(), time.monotonic()
+    yield
+    _ledger_line({"test": item.nodeid, "cpu_seconds": round(cpu() - before, 2),
+                  "seconds": round(time.monotonic() - start, 2)})
+
+
+def _ledger_line(entry):
+    os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
+    with open(LEDGER, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+
+
 def _ledger(cmd, seconds, rc):
     """One line per QEMU boot in build/boot-logs/ledger.jsonl: which test asked
     for it and how long it took, so the suite's boot budget can be read off
     instead of guessed."""
-    entry = {"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0],
-             "seconds": round(seconds, 2), "rc": rc, "argv": cmd[2:]}
-    os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
-    with open(LEDGER, "a") as f:
-        f.write(json.dumps(entry) + "\n")
+    _ledger_line({"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0],
+                  "seconds": round(seconds, 2), "rc": rc, "argv": cmd[2:]})
 
 
 _cache = {}
@@ -402,3 +420,4 @@ def listing(cpu, qemu=None):
     log = run_boot(cpu=cpu, qemu=qemu, cmdline="list")
     assert_complete(log)
     return {b["name"]: b for b in log.of_type("bench")}
+
