@@ -223,6 +223,8 @@ $(GUARD_THREADS): tests/unit/threads/guard_threads.c kernel/platform/guard.c ker
 	$(HOSTCC) $(filter-out -MMD -MP,$(HCFLAGS)) -DCK_GUARD_PER_THREAD -o $@ $(filter %.c %.S,$^) -lcmocka -lpthread
 # The SMBIOS parser is bare-platform code, pure enough to test on the host.
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/bare/firmware/smbios.c.o
+# So is the Multiboot 1 reader (QEMU's -kernel handoff).
+$(BUILD)/host/boot/test_multiboot1: $(BUILD)/host/kernel/bare/multiboot1.c.o $(BUILD)/host/kernel/bare/boot_info.c.o
 # So is the UEFI boot's memory map (kernel/bare/efi/efi_map.c).
 $(BUILD)/host/efi/test_efi_map: $(BUILD)/host/kernel/bare/efi/efi_map.c.o
 # So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
@@ -403,7 +405,7 @@ FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LIB      := $(BUILD)/fuzz/libck.a
-FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/bare/multiboot2.c kernel/bare/firmware/smbios.c $(ACPI_PARSER_SRCS) tests/unit/support/capture.c tests/unit/support/host32.c
+FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/bare/multiboot2.c kernel/bare/boot_info.c kernel/bare/firmware/smbios.c $(ACPI_PARSER_SRCS) tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30
 FUZZ_CHECK_SECONDS ?= 5
 HYPOTHESIS_EXAMPLES ?= 500

@@ -47,13 +47,27 @@ mb2_header:
     .long 8
 mb2_header_end:
 
+    /* The Multiboot (version 1) header as well, for loaders that know only
+     * it: QEMU's -kernel boots the ELF directly, without disk firmware and
+     * GRUB (Multiboot Specification 0.6.96 §3.1.1; flags: modules page
+     * aligned, memory information wanted; the ELF headers say where to
+     * load, so no address fields). kmain tells the two handoffs apart by
+     * the magic in EAX. */
+#define MB1_MAGIC 0x1BADB002
+#define MB1_FLAGS 0x00000003
+    .balign 4
+mb1_header:
+    .long MB1_MAGIC
+    .long MB1_FLAGS
+    .long -(MB1_MAGIC + MB1_FLAGS)
+
     .section .text.entry, "ax"
     .globl _start
 _start:
     cli
     cld
-    movl %eax, %ebp             /* multiboot2 magic */
-    movl %ebx, %edx             /* multiboot2 information */
+    movl %eax, %ebp             /* multiboot2 (or multiboot) magic */
+    movl %ebx, %edx             /* its information */
     /* The 8259 PICs: every line masked, before anything else. */
     movb $0xff, %al
     outb %al, $0x21

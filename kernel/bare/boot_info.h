@@ -15,7 +15,8 @@
 #define BOOT_MODULES_MAX 16
 
 struct boot_info {
-    bool multiboot;             /* entered through a valid multiboot2 handoff */
+    bool multiboot;             /* entered through a valid multiboot (1 or 2) handoff */
+    const char *handoff;        /* "multiboot2" (GRUB), "multiboot" (QEMU -kernel), NULL: none */
     bool efi;                   /* firmware was UEFI (EFI system table tag seen) */
     char cmdline[BOOT_CMDLINE_MAX]; /* loader's command line + QEMU fw_cfg extra */
     char loader[64];
@@ -48,5 +49,12 @@ struct boot_info {
 };
 
 extern struct boot_info boot_info;
+
+#include <stddef.h>
+/* A loader's string, never read past len, always terminated in dst. */
+void boot_copy_string(char *dst, size_t size, const uint8_t *src, uint32_t len);
+/* A module [start, end) the loader placed; origin names the loader's kind
+ * ("grub module", "multiboot module"), line is its command line. */
+void boot_add_module(uint32_t start, uint32_t end, const char *origin, const char *line);
 
 #endif

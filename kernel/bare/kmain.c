@@ -14,6 +14,7 @@
 #include "bare/traps/idt.h"
 #include "lib/kstring.h"
 #include "machine.h"
+#include "multiboot1.h"
 #include "multiboot2.h"
 #include "options/option.h"
 #include "options/settings.h"
@@ -54,7 +55,8 @@ static void describe(struct platform_info *info)
     console_describe(console, sizeof console);
     info->kind = "bare";
     b->console = console;
-    b->multiboot2 = boot_info.multiboot;
+    b->multiboot2 = boot_info.handoff && !kstrcmp(boot_info.handoff, "multiboot2");
+    b->handoff = boot_info.handoff;
     b->efi = boot_info.efi;
     b->loader = boot_info.loader;
     for (unsigned i = 0; i < boot_info.nmmap; i++)
@@ -137,6 +139,7 @@ void kmain(uint32_t magic, const void *info)
     idt_init();
     double_fault_init();
     multiboot2_parse(magic, info);
+    multiboot1_parse(magic, info);
     efi_adopt_memory_map(); /* boot services live: the firmware's map, its own memory reserved */
     append_fwcfg_options();
     options_parse(boot_info.cmdline);

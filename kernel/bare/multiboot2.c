@@ -1,10 +1,7 @@
 /* Reads the multiboot2 information GRUB leaves for us. */
 #include "boot_info.h"
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "multiboot2.h"
-
-struct boot_info boot_info;
 
 enum {
     TAG_END = 0, TAG_CMDLINE = 1, TAG_LOADER = 2, TAG_MODULE = 3, TAG_BASIC_MEMINFO = 4, TAG_MMAP = 6,
@@ -12,15 +9,6 @@ enum {
 };
 
 struct tag { uint32_t type, size; };
-
-/* A string tag's text: never past the tag's end, always terminated. */
-static void copy_string(char *dst, size_t size, const uint8_t *src, uint32_t len)
-{
-    size_t n = kstrnlen((const char *)src, len);
-    n = n < size - 1 ? n : size - 1;
-    kmemcpy(dst, src, n);
-    dst[n] = '\0';
-}
 
 /* A module tag (Multiboot2 specification, 3.6.6 "Modules"): u32 mod_start,
  * u32 mod_end (physical, paging is off: also the address), then the
@@ -32,17 +20,9 @@ static void add_module(const struct tag *t, const uint8_t *body)
         return;
     kmemcpy(&start, body, 4);
     kmemcpy(&end, body + 4, 4);
-    if (end < start || boot_info.nmodules == BOOT_MODULES_MAX) {
-        boot_info.modules_dropped++;
-        return;
-    }
-    unsigned i = boot_info.nmodules++;
     char line[64];
-    copy_string(line, sizeof line, body + 8, t->size - 16);
-    ksnprintf(boot_info.module_names[i], sizeof boot_info.module_names[i],
-              line[0] ? "grub module %u (%s)" : "grub module %u", i + 1, line);
-    boot_info.modules[i] = (struct platform_module){ (const uint8_t *)(uintptr_t)start,
-                                                     end - start, boot_info.module_names[i] };
+    boot_copy_string(line, sizeof line, body + 8, t->size - 16);
+    boot_add_module(start, end, "grub module", line);
 }
 
 /* Tags 14 and 15 hold a copy of the RSDP (Multiboot2 specification 2.0, "ACPI old RSDP" and "ACPI new RSDP");
@@ -62,6 +42,7 @@ void multiboot2_parse(uint32_t magic, const void *info)
     if (magic != MULTIBOOT2_BOOTLOADER_MAGIC || !info)
         return;
     boot_info.multiboot = true;
+    boot_info.handoff = "multiboot2";
     const uint8_t *base = info;
     uint32_t total = *(const uint32_t *)base;
     uint32_t off = 8;
@@ -72,13 +53,13 @@ void multiboot2_parse(uint32_t magic, const void *info)
             break; /* no tag reaches past the declared total */
         switch (t->type) {
         case TAG_CMDLINE:
-            copy_string(boot_info.cmdline, sizeof boot_info.cmdline, body, t->size - 8);
+            boot_copy_string(boot_info.cmdline, sizeof boot_info.cmdline, body, t->size - 8);
             break;
         case TAG_MODULE:
             add_module(t, body);
             break;
         case TAG_LOADER:
-            copy_string(boot_info.loader, sizeof boot_info.loader, body, t->size - 8);
+            boot_copy_string(boot_info.loader, sizeof boot_info.loader, body, t->size - 8);
             break;
         case TAG_BASIC_MEMINFO:
             if (t->size < 8 + 8)

@@ -43,7 +43,7 @@ static void bare_text(const struct platform_bare_info *b)
 {
     log_text("console: %s\n", b->console);
     log_text("boot: %s, %s firmware, loader '%s'\n",
-             b->multiboot2 ? "multiboot2" : "NOT multiboot2 (no options, no memory map)",
+             b->handoff ? b->handoff : "NO multiboot handoff (no options, no memory map)",
              b->efi ? "UEFI" : "BIOS", b->loader);
     log_text("memory: %u KiB usable in %u map entries\n", (unsigned)(b->usable_bytes >> 10), b->nmmap);
     log_text("exit: %s\n", b->exit);
@@ -63,6 +63,10 @@ static void bare_record(const struct platform_bare_info *b)
     rec_str("firmware", b->efi ? "uefi" : "bios");
     rec_str("loader", b->loader);
     rec_bool("multiboot2", b->multiboot2);
+    if (b->handoff)
+        rec_str("handoff", b->handoff);
+    else
+        rec_null("handoff");
     rec_u64("usable_kib", b->usable_bytes >> 10);
     rec_u64("mode", b->mode);
     rec_str("mode_reason", b->mode_reason);

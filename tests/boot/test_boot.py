@@ -37,7 +37,27 @@ def test_bios_boot_under_tcg(boot, qemu, cpu):
     assert (cpu_rec["microcode"], cpu_rec.get("microcode_reason")) == MICROCODE[cpu]
     plat = log.one("platform")
     assert plat["firmware"] == "bios"
-    assert plat["multiboot2"] is True
+    # The boot tests' default: QEMU's own multiboot loader (run-qemu --kernel),
+    # whose command line starts with the kernel's file name: not an option.
+    assert (plat["handoff"], plat["multiboot2"], plat["loader"]) == ("multiboot", False, "qemu")
+    assert not log.notes(level="warn", topic="cmdline"), log.notes(level="warn", topic="cmdline")
+    assert plat["usable_kib"] > 64 * 1024, "the multiboot memory map should show most of 128 MiB"
+    assert any(e["type"] == 1 for e in plat["mmap"])
+    # No framebuffer handed over: the BIOS's VGA text mode, and the report is mirrored there.
+    assert plat["framebuffer"] is None
+    assert "screen: VGA text" in log.text
+    assert not log.notes(level="error")
+
+
+@pytest.mark.parametrize("qemu,cpu", [("i386", "pentium"), ("x86_64", "max")])
+def test_bios_boot_through_grub(boot, qemu, cpu):
+    """The ISO as a PC boots it: SeaBIOS, GRUB's menu, the multiboot2 handoff."""
+    log = boot(cpu=cpu, qemu=qemu, grub=True)
+    assert_complete(log)
+    assert_identifies_the_run(log)
+    plat = log.one("platform")
+    assert plat["firmware"] == "bios"
+    assert (plat["handoff"], plat["multiboot2"]) == ("multiboot2", True)
     assert plat["loader"].startswith("GRUB")
     assert plat["usable_kib"] > 64 * 1024, "the memory map from multiboot2 should show most of 128 MiB"
     assert any(e["type"] == 1 for e in plat["mmap"])
@@ -54,7 +74,7 @@ def test_uefi_boot_through_ovmf(boot):
     assert_identifies_the_run(log)
     plat = log.one("platform")
     assert plat["firmware"] == "uefi"
-    assert plat["multiboot2"] is True
+    assert (plat["handoff"], plat["multiboot2"]) == ("multiboot2", True)
     assert plat["usable_kib"] > 64 * 1024
     # UEFI has no text mode: GRUB hands over its linear framebuffer and the report is drawn there.
     assert plat["framebuffer"]["type"] == 1 and plat["framebuffer"]["bpp"] in (15, 16, 24, 32)
