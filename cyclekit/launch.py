@@ -72,10 +72,14 @@ def qemu_choices(args):
 
 
 def qemu_command(*, iso=None, cpu=None, kvm=False, uefi=False, smp=None, icount=None,
-                 cmdline="", floppy=None, tftp=None, bootfile=None, qemu=None, timeout=None):
-    """The scripts/run-qemu command line for these choices."""
+                 cmdline="", floppy=None, tftp=None, bootfile=None, qemu=None, timeout=None,
+                 kernel=None, modules=()):
+    """The scripts/run-qemu command line for these choices. kernel: boot
+    this ELF through QEMU's multiboot loader (no GRUB), modules beside it."""
     cmd = [sys.executable, RUN_QEMU]
-    if floppy:
+    if kernel:
+        cmd += ["--kernel", kernel] + [f"--module={m}" for m in modules]
+    elif floppy:
         cmd += ["--floppy", floppy]
     elif tftp:
         cmd += ["--tftp", tftp, "--bootfile", bootfile]

@@ -102,7 +102,7 @@ def _tree(root, options, modules, fb=True):
         f.write(grub_cfg(options, modules))
 
 
-def _need_kernel():
+def need_kernel():
     for k in (KERNEL, KERNEL_FB):
         if not os.path.exists(k):
             raise MediaError(f"{k} does not exist (make kernel)")
@@ -117,7 +117,7 @@ def _run(cmd, what):
 
 def iso(out, options="", modules=()):
     """A hybrid BIOS/UEFI ISO (grub-mkrescue), like `make iso` plus options and modules."""
-    _need_kernel()
+    need_kernel()
     with tempfile.TemporaryDirectory(prefix="cyclekit-iso-") as tmp:
         root = os.path.join(tmp, "root")
         _tree(root, options, modules)
@@ -131,7 +131,7 @@ def netboot(directory, options="", modules=()):
     """A GRUB network-boot directory for BIOS (i386-pc, PXE) and UEFI (x86_64-efi):
     serve it by TFTP and point DHCP's boot file at boot/grub/i386-pc/core.0 or
     boot/grub/x86_64-efi/core.efi. Returns {platform: boot file}."""
-    _need_kernel()
+    need_kernel()
     for platform in NETBOOT_FILES:
         if not os.path.exists(os.path.join(GRUB_LIB, platform, "moddep.lst")):
             package = "grub-pc-bin" if platform == "i386-pc" else "grub-efi-amd64-bin"

@@ -83,7 +83,7 @@ def usb(out, options="", modules=(), size_mib=DEFAULT_MIB):
     """Write the stick image OUT; returns its size in bytes."""
     if os.path.exists(out) and not os.path.isfile(out):
         raise MediaError(f"{out} is not a regular file: write the image to a file, then dd it to the stick")
-    media._need_kernel()
+    media.need_kernel()
     _need_tools()
     if size_mib < MIN_MIB:
         raise MediaError(f"--size {size_mib} MiB is too small: FAT32 needs at least {MIN_MIB} MiB here")
