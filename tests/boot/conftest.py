@@ -65,9 +65,14 @@ def pytest_configure(config):
             os.unlink(LEDGER)
 
 SMALL_SUITE = "bench=calib/* samples=9"
-# Four processors under UEFI, in long mode, a benchmark on each: the one UEFI
-# SMP boot that test_smp and test_smp_long share.
-UEFI_SMP = dict(uefi=True, smp="4", cmdline="bench=lat64/add samples=5 on=all")
+# Four processors under UEFI, in long mode, a benchmark on each and the
+# loaded chase across them: the one UEFI SMP boot that test_smp,
+# test_smp_long and test_smp_bench share. 512 MiB: a UEFI boot keeps the
+# firmware's boot services, and 128 MiB leaves too little in one piece for
+# four streamers' buffers (test_smp_bench).
+UEFI_SMP = dict(uefi=True, smp="4", memory=512, cmdline="bench=lat64/add,smp/chase/loaded samples=5 on=all")
+# The UEFI boot with the self-test (test_boot, test_faults, test_long_mode).
+UEFI_SELFTEST = dict(cpu="max", qemu="x86_64", uefi=True, cmdline="selftest")
 
 # ---- timeouts from the work asked for ---------------------------------------
 # Seconds on an idle 2-core machine under QEMU 7.2 TCG (measured Nov 2026:
@@ -423,8 +428,17 @@ def kvm_boot(cmdline=KVM_PROBE, host_cpu=False, extra_seconds=0, **kw):
 SUITE = "samples=5"
 
 
+# A CPU without a TSC times on the PIT, whose steps are 0.84 us: loops=auto
+# makes every sample span 1000 of them, 11 s of emulation for the suite
+# where the tests read outcomes (ran, skipped and why), not timings. A fixed
+# loop count keeps each sample short (its results are flagged `short`).
+SUITE_NO_TSC = SUITE + " loops=4"
+NO_TSC = ("486",)
+
+
 def suite_boot(cpu, qemu=None, icount=None):
-    return run_boot(cpu=cpu, qemu=qemu, cmdline=SUITE, icount=icount, full=True)
+    cmdline = SUITE_NO_TSC if cpu in NO_TSC else SUITE
+    return run_boot(cpu=cpu, qemu=qemu, cmdline=cmdline, icount=icount, full=True)
 
 
 def listing(cpu, qemu=None):

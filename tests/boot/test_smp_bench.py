@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ISO, LOGDIR, ROOT, RUNNER, assert_complete, kvm_boot
+from conftest import ISO, LOGDIR, ROOT, RUNNER, UEFI_SMP, assert_complete, kvm_boot
 
 from cyclekit import wire as cyclekit_wire
 
@@ -155,8 +155,9 @@ def test_loaded_chase_under_uefi(boot):
     2 x LLC, but stay larger than the LLC. Since a UEFI boot keeps the
     firmware's boot services (the log on the stick, docs/uefi-log.md), only
     the firmware's free memory is usable: 128 MiB leaves about 42 MiB in one
-    piece, too little for four streamers' buffers, so this boot has 512."""
-    r = loaded(boot(uefi=True, smp="4", memory=512, cmdline=f"bench=calib/empty,smp/chase/loaded {SMALL}"))
+    piece, too little for four streamers' buffers, so this boot has 512
+    (the UEFI SMP boot test_smp and test_smp_long assert on too)."""
+    r = loaded(boot(**UEFI_SMP))
     assert r["llc"] < r["stream_bytes"] <= 2 * r["llc"]
     assert_steps(r, [1, 2, 3])
 
