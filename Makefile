@@ -267,8 +267,10 @@ model-tests:
 # serial, the user-mistake test boots it once with an unknown option, and
 # `run --hosted` runs both hosted runners. The tests import the package from
 # the checkout (pyproject.toml: pythonpath).
+# Two workers, as the boot tests: the tools' tests boot QEMU, build images
+# and start PostgreSQL, each test in its own temporary folder.
 tools-tests: $(ISO) hosted | $(DEPS_ALL_OK)
-	$(PYTEST) -q -rs --durations=10 tests/tools
+	$(PYTEST) -q -rs --durations=10 -n 2 tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests
 
@@ -426,13 +428,18 @@ fuzz: $(FUZZ_BINS)
 	  $(BUILD)/fuzz/fuzz_$$t $(FUZZ_RUN) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$t- \
 	    $(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; done
 	CK_HYPOTHESIS=fuzz CK_HYPOTHESIS_EXAMPLES=$(HYPOTHESIS_EXAMPLES) $(PYTEST) -q tests/fuzz
-fuzz-check: $(FUZZ_BINS)
-	@for t in $(FUZZ_TARGETS); do echo "== fuzz_$$t"; rm -rf $(BUILD)/fuzz/check/$$t; mkdir -p $(BUILD)/fuzz/check/$$t; \
-	  $(BUILD)/fuzz/fuzz_$$t -timeout=10 tests/fuzz/corpus/$$t/* 2>$(BUILD)/fuzz/check/$$t.log && \
-	  $(BUILD)/fuzz/fuzz_$$t -timeout=10 -seed=1 -max_total_time=$(FUZZ_CHECK_SECONDS) -artifact_prefix=$(BUILD)/fuzz/check/$$t- \
-	    $(BUILD)/fuzz/check/$$t tests/fuzz/corpus/$$t 2>>$(BUILD)/fuzz/check/$$t.log && tail -1 $(BUILD)/fuzz/check/$$t.log \
-	  || { cat $(BUILD)/fuzz/check/$$t.log; exit 1; }; done
+# One target per fuzzer, so `make -j` (CI) runs them side by side: each is
+# its corpus replayed, then FUZZ_CHECK_SECONDS of libFuzzer.
+FUZZ_CHECKS := $(patsubst %,fuzz-check-%,$(FUZZ_TARGETS))
+.PHONY: fuzz-check $(FUZZ_CHECKS)
+fuzz-check: $(FUZZ_CHECKS)
 	$(PYTEST) -q tests/fuzz
+$(FUZZ_CHECKS): fuzz-check-%: $(BUILD)/fuzz/fuzz_%
+	@rm -rf $(BUILD)/fuzz/check/$*; mkdir -p $(BUILD)/fuzz/check/$*; \
+	  $(BUILD)/fuzz/fuzz_$* -timeout=10 tests/fuzz/corpus/$*/* 2>$(BUILD)/fuzz/check/$*.log && \
+	  $(BUILD)/fuzz/fuzz_$* -timeout=10 -seed=1 -max_total_time=$(FUZZ_CHECK_SECONDS) -artifact_prefix=$(BUILD)/fuzz/check/$*- \
+	    $(BUILD)/fuzz/check/$* tests/fuzz/corpus/$* 2>>$(BUILD)/fuzz/check/$*.log && echo "== fuzz_$*: $$(tail -1 $(BUILD)/fuzz/check/$*.log)" \
+	  || { cat $(BUILD)/fuzz/check/$*.log; exit 1; }
 
 clean:
 	rm -rf $(BUILD)

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ISO, LOGDIR, ROOT, RUNNER, UEFI_SMP, assert_complete, kvm_boot
+from conftest import ELF, LOGDIR, ROOT, RUNNER, UEFI_SMP, assert_complete, kvm_boot
 
 from cyclekit import wire as cyclekit_wire
 
@@ -80,7 +80,7 @@ def test_serve_list_shows_them():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    qemu = subprocess.Popen([sys.executable, RUNNER, "--iso", ISO, "--quiet", "--smp", "2",
+    qemu = subprocess.Popen([sys.executable, RUNNER, "--kernel", ELF, "--quiet", "--smp", "2",
                              "--serial-socket", str(port), "--timeout", "300",
                              "--cmdline", "serve bench=none/"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     session = None
