@@ -250,11 +250,13 @@ LAYOUT_FLAGS ?= --check-option-reads
 layout-check: $(KERNEL)
 	$(PYTHON) scripts/check-layout --objects $(BUILD)/k --objects $(BUILD)/h $(LAYOUT_FLAGS)
 
-# Two workers (pytest-xdist): QEMU's TCG runs one CPU thread per guest, so
-# two boots at once use both cores of a 2-core machine (four were slower:
-# 617 s against 571 s beside stress-ng --cpu 2). A file's tests stay on one
+# Three workers (pytest-xdist): QEMU's TCG runs one CPU thread per guest, so
+# two boots at once use both cores of a 2-core machine, and beside another
+# CPU-heavy job (the scheduler shares the cores per thread) a third keeps the
+# suite's share up; four were slower once (617 s against 571 s beside
+# stress-ng --cpu 2, when boots took longer). A file's tests stay on one
 # worker (--dist loadfile): its module fixtures boot once.
-BOOT_JOBS ?= 2
+BOOT_JOBS ?= 3
 boot-tests: $(ISO)
 	$(PYTEST) -q -rs --durations=20 -n $(BOOT_JOBS) --dist loadfile tests/boot
 

@@ -1,8 +1,13 @@
 """The other boot media boot to a complete log: the GRUB network-boot
 directory by PXE under QEMU's built-in TFTP (BIOS through iPXE's e1000 ROM,
 UEFI through OVMF), the 1.44 MB floppy on a 486 and a Pentium, and an ISO
-whose options travel on GRUB's kernel line (no fw_cfg)."""
-import importlib.util
+whose options travel on GRUB's kernel line (no fw_cfg).
+
+The network directory and the floppy carry their options and a benchmark
+file of their own (`cyclekit image --module`): GRUB loads it from the
+floppy's memory disk and over TFTP, and the kernel runs it, exactly its 3
+instructions under -icount on the floppy. (PXE under -icount crawls: iPXE
+and GRUB wait on timers in virtual time.)"""
 import os
 import subprocess
 import sys
@@ -32,44 +37,58 @@ def boot_media(name, args, cmdline=CMDLINE, uefi=False):
     return log
 
 
+# What the network directory and the floppy carry: their options, and a
+# benchmark file of three instructions.
+WITH_FILE = "bench=calib/add_chain,media/three samples=5"
+WITH_FILE_RESULTS = ["calib/add_chain", "media/three"]
+
+
 @pytest.fixture(scope="module")
 def media(tmp_path_factory):
     for k in (cyclekit_media.KERNEL, cyclekit_media.KERNEL_FB):
         if not os.path.exists(k):
             pytest.fail(f"{k} missing: run make first")
+    from cyclekit import asm as cyclekit_asm
+    from cyclekit import benchfile as cyclekit_module
     tmp = tmp_path_factory.mktemp("media")
+    ckb = tmp / "three.ckb"
+    ckb.write_bytes(cyclekit_module.encode("media/three", cyclekit_asm.assemble("add eax, ebx; "
+                                                                                 "add ecx, edx; inc esi").code))
     made = {"net": str(tmp / "net"), "floppy": str(tmp / "floppy.img"), "iso": str(tmp / "opts.iso")}
-    cyclekit_media.netboot(made["net"])
-    cyclekit_media.floppy(made["floppy"])
+    cyclekit_media.netboot(made["net"], WITH_FILE, [str(ckb)])
+    cyclekit_media.floppy(made["floppy"], WITH_FILE, [str(ckb)])
     cyclekit_media.iso(made["iso"], CMDLINE)
     return made
 
 
-def assert_booted(log, firmware, cmdline=CMDLINE):
+def assert_booted(log, firmware, cmdline=CMDLINE, results=("calib/add_chain",)):
     assert_complete(log)
     assert log.one("begin")["cmdline"] == cmdline
     assert log.one("platform")["firmware"] == firmware
     assert log.one("platform")["loader"].startswith("GRUB")
-    assert [r["name"] for r in log.of_type("result")] == ["calib/add_chain"]
+    assert [r["name"] for r in log.of_type("result")] == list(results)
 
 
 def test_pxe_bios(media):
-    log = boot_media("pxe-bios", ["--tftp", media["net"], "--bootfile", "boot/grub/i386-pc/core.0"])
-    assert_booted(log, "bios")
+    log = boot_media("pxe-bios", ["--tftp", media["net"], "--bootfile", "boot/grub/i386-pc/core.0"],
+                     cmdline="")
+    assert_booted(log, "bios", WITH_FILE, WITH_FILE_RESULTS)
 
 
 def test_pxe_uefi(media):
     log = boot_media("pxe-uefi", ["--uefi", "--qemu", "x86_64", "--tftp", media["net"],
-                                  "--bootfile", "boot/grub/x86_64-efi/core.efi"], uefi=True)
-    assert_booted(log, "uefi")
+                                  "--bootfile", "boot/grub/x86_64-efi/core.efi"], cmdline="", uefi=True)
+    assert_booted(log, "uefi", WITH_FILE, WITH_FILE_RESULTS)
     assert "framebuffer" in log.one("platform"), "UEFI boots the framebuffer kernel"
 
 
-@pytest.mark.parametrize("cpu,family", [("486", 4), ("pentium", 5)])
-def test_floppy(media, cpu, family):
-    log = boot_media(f"floppy-{cpu}", ["--floppy", media["floppy"], "--cpu", cpu])
-    assert_booted(log, "bios")
+@pytest.mark.parametrize("cpu,family,icount", [("486", 4, []), ("pentium", 5, ["--icount", "0"])])
+def test_floppy(media, cpu, family, icount):
+    log = boot_media(f"floppy-{cpu}", ["--floppy", media["floppy"], "--cpu", cpu] + icount, cmdline="")
+    assert_booted(log, "bios", WITH_FILE, WITH_FILE_RESULTS)
     assert log.one("cpu")["family"] == family
+    if icount:
+        assert log.of_type("result")[1]["ticks"] == 3.00
 
 
 def test_iso_options_travel_on_the_kernel_line(media):
@@ -82,33 +101,3 @@ def test_make_targets_exist():
     assert out.returncode == 0, out.stderr
     assert "cyclekit image --no-build --netboot build/netboot" in out.stdout
     assert "cyclekit image --no-build --floppy build/cyclekit-floppy.img" in out.stdout
-
-
-@pytest.mark.skipif(importlib.util.find_spec("cyclekit.benchfile") is None,
-                    reason="needs cyclekit/benchfile.py and the kernel's module loader (issue 13, "
-                           "serve's half): not in this tree yet")
-def test_a_benchmark_file_travels_on_every_medium(tmp_path):
-    """`cyclekit image --module`: GRUB loads the file from the floppy's memory disk and over
-    TFTP, the kernel runs it (exactly its 3 instructions under -icount, from the floppy)."""
-    from cyclekit import asm as cyclekit_asm
-    from cyclekit import benchfile as cyclekit_module
-    ckb = tmp_path / "three.ckb"
-    ckb.write_bytes(cyclekit_module.encode("media/three", cyclekit_asm.assemble("add eax, ebx; "
-                                                                                 "add ecx, edx; inc esi").code))
-    options = "bench=media/three samples=5"
-    cyclekit_media.floppy(str(tmp_path / "f.img"), options, [str(ckb)])
-    cyclekit_media.netboot(str(tmp_path / "net"), options, [str(ckb)])
-    # PXE under -icount crawls (iPXE and GRUB wait on timers in virtual time): there the
-    # file's arrival is checked, the arithmetic on the floppy.
-    # (PXE on QEMU's -cpu pentium printed nothing within 90 s here: PXE boots the default CPU.)
-    for name, args, ticks in (("floppy-module", ["--floppy", str(tmp_path / "f.img"), "--icount", "0",
-                                                 "--cpu", "pentium"], 3.00),
-                              ("pxe-module", ["--tftp", str(tmp_path / "net"),
-                                              "--bootfile", "boot/grub/i386-pc/core.0"], None)):
-        log = boot_media(name, args, cmdline="")
-        assert_complete(log)
-        assert log.one("begin")["cmdline"] == options
-        results = log.of_type("result")
-        assert [r["name"] for r in results] == ["media/three"], name
-        if ticks is not None:
-            assert results[0]["ticks"] == ticks
