@@ -138,9 +138,10 @@ def _cached_output(exegesis, mode, cache, timeout, selection=None):
     if base:
         os.makedirs(cache, exist_ok=True)
         for ext, text in ((".yaml", stdout), (".err", stderr)):
-            with open(base + ext + ".tmp", "w") as f:      # whole or absent: runs may overlap
+            tmp = f"{base}{ext}.{os.getpid()}.tmp"         # whole or absent: runs may overlap
+            with open(tmp, "w") as f:
                 f.write(text)
-            os.replace(base + ext + ".tmp", base + ext)
+            os.replace(tmp, base + ext)
     return stdout, stderr
 
 
