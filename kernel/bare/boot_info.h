@@ -15,8 +15,8 @@
 #define BOOT_MODULES_MAX 16
 
 struct boot_info {
-    bool multiboot;             /* entered through a valid multiboot (1 or 2) handoff */
-    const char *handoff;        /* "multiboot2" (GRUB), "multiboot" (QEMU -kernel), NULL: none */
+    const char *handoff;        /* the valid handoff we came through: "multiboot2" (GRUB),
+                                 * "multiboot" (QEMU -kernel); NULL: none */
     bool efi;                   /* firmware was UEFI (EFI system table tag seen) */
     char cmdline[BOOT_CMDLINE_MAX]; /* loader's command line + QEMU fw_cfg extra */
     char loader[64];

@@ -55,7 +55,6 @@ static void describe(struct platform_info *info)
     console_describe(console, sizeof console);
     info->kind = "bare";
     b->console = console;
-    b->multiboot2 = boot_info.handoff && !kstrcmp(boot_info.handoff, "multiboot2");
     b->handoff = boot_info.handoff;
     b->efi = boot_info.efi;
     b->loader = boot_info.loader;

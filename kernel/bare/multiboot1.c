@@ -101,7 +101,6 @@ void multiboot1_parse(uint32_t magic, const void *info)
         return;
     struct mb1_info mb;
     kmemcpy(&mb, info, sizeof mb);
-    boot_info.multiboot = true;
     boot_info.handoff = "multiboot";
     if (mb.flags & MB1_MEM) {
         boot_info.mem_lower_kb = mb.mem_lower;

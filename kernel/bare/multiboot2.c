@@ -41,7 +41,6 @@ void multiboot2_parse(uint32_t magic, const void *info)
 {
     if (magic != MULTIBOOT2_BOOTLOADER_MAGIC || !info)
         return;
-    boot_info.multiboot = true;
     boot_info.handoff = "multiboot2";
     const uint8_t *base = info;
     uint32_t total = *(const uint32_t *)base;

@@ -54,7 +54,7 @@ struct platform_acpi_info {
 
 struct platform_bare_info {
     const char *console;          /* "serial 0x3f8 at 115200 baud 8N1, screen: VGA text" */
-    bool multiboot2, efi;
+    bool efi;
     const char *handoff;          /* "multiboot2", "multiboot" or NULL */
     const char *loader;
     uint64_t usable_bytes;

@@ -3,6 +3,7 @@
  * closing line before the end record. */
 #include "harness/trust.h"
 #include "lib/build.h"
+#include "lib/kstring.h"
 #include "record/log.h"
 #include "report/screen/screen.h"
 #include "write.h"
@@ -62,7 +63,7 @@ static void bare_record(const struct platform_bare_info *b)
 {
     rec_str("firmware", b->efi ? "uefi" : "bios");
     rec_str("loader", b->loader);
-    rec_bool("multiboot2", b->multiboot2);
+    rec_bool("multiboot2", b->handoff && !kstrcmp(b->handoff, "multiboot2"));
     if (b->handoff)
         rec_str("handoff", b->handoff);
     else

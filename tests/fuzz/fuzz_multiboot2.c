@@ -31,12 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     memset(&boot_info, 0, sizeof boot_info);
     multiboot2_parse(MULTIBOOT2_BOOTLOADER_MAGIC ^ 1, info); /* wrong magic: untouched */
-    if (boot_info.multiboot)
+    if (boot_info.handoff)
         abort();
     multiboot2_parse(MULTIBOOT2_BOOTLOADER_MAGIC, info);
 
     /* What the kernel reads afterwards must be well formed. */
-    if (!boot_info.multiboot || boot_info.nmmap > BOOT_MMAP_MAX || boot_info.nmodules > BOOT_MODULES_MAX)
+    if (!boot_info.handoff || strcmp(boot_info.handoff, "multiboot2") != 0 ||
+        boot_info.nmmap > BOOT_MMAP_MAX || boot_info.nmodules > BOOT_MODULES_MAX)
         abort();
     if (strnlen(boot_info.cmdline, sizeof boot_info.cmdline) == sizeof boot_info.cmdline ||
         strnlen(boot_info.loader, sizeof boot_info.loader) == sizeof boot_info.loader)
