@@ -193,7 +193,13 @@ def throughput(split):
     insns = [i for i in split.group if not classify.touches_harness_regs(i)]
     if not insns:
         return Body(problem=classify.HARNESS_REGS)
-    fitted = fit(_init(split), insns)
+    return throughput_of(split, insns)
+
+
+def throughput_of(split, insns, extra_init=()):
+    """The set of these instructions (as many copies as fit) with the split's init and
+    extra_init after it."""
+    fitted = fit(_init(split), insns, tail=extra_init)
     return Body(*fitted) if fitted else Body(problem=classify.TOO_LONG)
 
 

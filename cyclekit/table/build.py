@@ -22,15 +22,15 @@ class Form:
         self.operands = {}     # {input register: (Body, OR class)}: the chain through it
 
 
-def _remap_rbp(splits, built):
-    """Replaces the bodies skipped for a chain through RBP with the same chain through a
-    free register (remap.py), where the renamed instructions assemble."""
+def _remap_rbp(splits, built, mode):
+    """Replaces the bodies skipped for going through RBP with the same chain or set through
+    a free register (remap.py), where the renamed instructions assemble."""
     todo = [(k, remap.candidate(splits[k])) for k, b in enumerate(built)
             if b.problem == classify.HARNESS_REGS]
     todo = [(k, found) for k, found in todo if found]
     codes = operands.assemble_lines([t for _, (_, texts) in todo for t in texts])
     for k, (spare, texts) in todo:
-        body = remap.remapped_body(splits[k], spare, texts, codes)
+        body = remap.remapped_body(splits[k], spare, texts, codes, mode)
         if body is not None:
             built[k] = body
 
@@ -63,8 +63,7 @@ def gather(tools, say, match=None, opcodes=None):
         make = bodies.latency if mode == "latency" else bodies.throughput
         splits = forms.split(docs)
         built = [make(split) for split in splits]
-        if mode == "latency":
-            _remap_rbp(splits, built)
+        _remap_rbp(splits, built, mode)
         forms.add_llvm_texts(tools["mc"], [i for b in built if not b.problem for i in b.insns])
         for doc, body in zip(docs, built):
             form = table.setdefault(doc["opcode"], Form(doc["opcode"]))

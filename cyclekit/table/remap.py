@@ -1,12 +1,13 @@
-"""Latency chains LLVM built on RBP, moved to a free register (a library: no VERB).
+"""Snippets LLVM built on RBP, moved to a free register (a library: no VERB).
 
 llvm-exegesis picks registers freely; RBP is the harness's loop counter, so
-a chain through RBP cannot run as LLVM wrote it. The same chain through a
-register the form does not use measures the same latency (the register's
-name does not change the instruction's timing), so the instruction is
-re-assembled with RBP's family (RBP, EBP, BP, BPL) renamed, and the init
-clears the new register, as LLVM's init cleared RBP. One GNU as run for all
-of them (operands.assemble_lines).
+a latency chain or a throughput set through RBP cannot run as LLVM wrote it
+(the MOV64rm set 'mov rbp,[rdi]; mov rbp,[rdi+0x40]; ...' comes about one
+run in five). The same instructions through a register the form does not use
+cost the same (the register's name does not change the instruction's
+timing), so they are re-assembled with RBP's family (RBP, EBP, BP, BPL)
+renamed, and the init clears the new register, as LLVM's init cleared RBP.
+One GNU as run for all of them (operands.assemble_lines).
 """
 import re
 
@@ -56,9 +57,11 @@ def zero(spare):
     return Insn((b"\x41" if n >= 8 else b"") + bytes([0xb8 + n % 8]) + bytes(4), f"mov {spare}(32),0x0")
 
 
-def remapped_body(split, spare, texts, codes):
-    """The latency Body through the spare, or None when a renamed line did not assemble."""
+def remapped_body(split, spare, texts, codes, mode="latency"):
+    """The latency chain (or, mode "inverse_throughput", the throughput set) through the
+    spare, or None when a renamed line did not assemble."""
     if not all(t in codes for t in texts):
         return None
     insns = [Insn(codes[t], t) for t in texts]
-    return bodies.latency_of(split, insns, extra_init=[zero(spare)])
+    make = bodies.latency_of if mode == "latency" else bodies.throughput_of
+    return make(split, insns, extra_init=[zero(spare)])
