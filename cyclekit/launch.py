@@ -24,15 +24,18 @@ EXIT_NO_START = 126
 
 
 def log_path(verb):
-    """A new file name under build/logs/: VERB-YYYYmmddTHHMMSSZ.log (-N when taken)."""
+    """A new file under build/logs/: VERB-YYYYmmddTHHMMSSZ.log (-N when taken), created
+    empty here (O_EXCL), so two runs started in the same second never share one."""
     os.makedirs(LOG_DIR, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    path = os.path.join(LOG_DIR, f"{verb}-{stamp}.log")
     n = 1
-    while os.path.exists(path):
-        n += 1
-        path = os.path.join(LOG_DIR, f"{verb}-{stamp}-{n}.log")
-    return path
+    while True:
+        path = os.path.join(LOG_DIR, f"{verb}-{stamp}" + (f"-{n}" if n > 1 else "") + ".log")
+        try:
+            with open(path, "x"):
+                return path
+        except FileExistsError:
+            n += 1
 
 
 def _stream(proc, log, show_json, echo):

@@ -31,6 +31,8 @@ Exit status: 2 when the text does not assemble or breaks the contract
 (nothing is booted), else the run's status (the kernel's, 0 when all went
 well); 1 when the run ended without a record for the snippet.
 """
+import contextlib
+import fcntl
 import json
 import os
 import re
@@ -416,15 +418,30 @@ def run_serial(args, files):
     return status
 
 
-def save_file(args, name, data):
+def file_path(args, name):
     """Where the file is kept: --save (with several, NAME/k's number before its extension),
     else build/snippets/."""
     if args.save and len(args.asm) > 1:
         root, ext = os.path.splitext(args.save)
-        path = f"{root}-{name.rsplit('/', 1)[1]}{ext or '.ckb'}"
-    else:
-        path = args.save or os.path.join(SNIPPET_DIR, re.sub(r"[^a-z0-9_.-]", "_", name) + ".ckb")
+        return f"{root}-{name.rsplit('/', 1)[1]}{ext or '.ckb'}"
+    return args.save or os.path.join(SNIPPET_DIR, re.sub(r"[^a-z0-9_.-]", "_", name) + ".ckb")
+
+
+def hold_file(stack, path):
+    """Takes PATH for this run until the stack closes: two runs with the same name (two
+    terminals, two test workers) would otherwise write the one file in turn and the first
+    would measure the second's body. The lock is on PATH.lock (flock: released when the
+    process ends, however it ends)."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    lock = stack.enter_context(open(path + ".lock", "a"))
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"cyclekit snippet: waiting for another run using {path}", file=sys.stderr)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+
+
+def save_file(path, data):
     with open(path, "wb") as f:
         f.write(data)
     return path
@@ -492,9 +509,13 @@ def run(args):
         return 2
     if args.serial:
         return run_serial(args, files)
-    ckbs = [os.path.abspath(save_file(args, name, data)) for name, data in files]
-    try:
-        return run_elsewhere(args, [name for name, _ in files], ckbs)
-    except media.MediaError as e:
-        print(f"cyclekit snippet: {e}", file=sys.stderr)
-        return 126
+    with contextlib.ExitStack() as stack:
+        paths = [os.path.abspath(file_path(args, name)) for name, _ in files]
+        for path in sorted(set(paths)):     # one order for every run: no deadlock
+            hold_file(stack, path)
+        ckbs = [save_file(path, data) for path, (_, data) in zip(paths, files)]
+        try:
+            return run_elsewhere(args, [name for name, _ in files], ckbs)
+        except media.MediaError as e:
+            print(f"cyclekit snippet: {e}", file=sys.stderr)
+            return 126
