@@ -114,9 +114,13 @@ def _exegesis(exegesis, mode, selection, timeout):
     if selection and unknown:
         raise UnknownOpcode(unknown.group(1))
     if p.returncode != 0 and "assembled_snippet" not in p.stdout:
-        raise RuntimeError(f"{os.path.basename(exegesis)} -mode={mode} exited with status "
+        raise ExegesisFailed(f"{os.path.basename(exegesis)} -mode={mode} exited with status "
                            f"{p.returncode}: {p.stderr.strip().splitlines()[-1:] or ''}")
     return p.stdout, p.stderr
+
+
+class ExegesisFailed(RuntimeError):
+    """llvm-exegesis exited with an error and built no snippet (str(): its last line)."""
 
 
 class UnknownOpcode(ValueError):
@@ -147,7 +151,7 @@ def _cached_output(exegesis, mode, cache, timeout, selection=None):
 
 def run_exegesis(exegesis, mode, cache=None, timeout=900, selection=None):
     """(documents, refusals) of one mode, over every opcode or the named ones (selection);
-    raises RuntimeError when the tool fails, UnknownOpcode for a name LLVM does not know."""
+    raises ExegesisFailed when the tool fails, UnknownOpcode for a name LLVM does not know."""
     stdout, stderr = _cached_output(exegesis, mode, cache, timeout, selection)
     return parse_yaml(stdout), parse_refusals(stderr)
 

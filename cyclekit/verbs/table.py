@@ -21,7 +21,7 @@ import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media
-from cyclekit.table import build, measure, model, output, p5
+from cyclekit.table import build, forms, measure, model, output, p5
 from cyclekit.tree import BUILD
 
 VERB = "table"
@@ -121,6 +121,9 @@ def run(args):
     except ValueError as e:
         build.stderr(str(e))
         return 2
+    except forms.ExegesisFailed as e:
+        build.stderr(f"{e}; nothing measured")
+        return 1
     except measure.SessionDied as e:
         where = args.serial or ("QEMU" if args.qemu else launch.HOSTED64)
         build.stderr(f"{where} could not start a session: {e}")

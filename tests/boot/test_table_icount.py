@@ -6,11 +6,11 @@ instruction and every chain through another input 1.00: an exact test of the plu
 not a timing."""
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
+from cyclekit import llvm
 from cyclekit.table import memory
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,8 +22,7 @@ SUBSET = ("ADD64rr", "SUB32rr", "AND16rr", "XOR8rr", "OR64ri8", "ADC32rr", "SBB6
           "XOR32rr", "AND64rr", "OR32rr", "MOV64rm", "ADD64mr", "ADD32mi", "MOV32mr")
 
 
-@pytest.mark.skipif(not (shutil.which("llvm-exegesis-16") or shutil.which("llvm-exegesis")),
-                    reason="LLVM (llvm-exegesis) is not installed: scripts/deps")
+@pytest.mark.skipif(not llvm.available(), reason="LLVM 16 (llvm-exegesis) is not installed: scripts/deps")
 def test_gpr_chains_measure_exactly_one_per_instruction_in_one_boot(tmp_path):
     assert os.path.exists(os.path.join(ROOT, "build", "cyclekit.iso")), "make iso"
     out = tmp_path / "table"

@@ -12,12 +12,12 @@ import subprocess
 import pytest
 
 from conftest import ROOT
-from cyclekit import benchfile, llvm_cpus
+from cyclekit import benchfile, llvm, llvm_cpus
 from cyclekit.table import bodies, build, classify, forms, rows
 from cyclekit.table.forms import Insn
 
 FRONT = os.path.join(ROOT, "scripts", "cyclekit")
-HAVE_LLVM = bool(shutil.which("llvm-exegesis-16") or shutil.which("llvm-exegesis"))
+HAVE_LLVM = llvm.available()
 
 # Two documents as llvm-exegesis 16 writes them (prepare-and-assemble-snippet), shortened.
 YAML = """---
@@ -151,6 +151,35 @@ def test_llvm_cpu_names_and_an_uncertain_identity():
     assert llvm_cpus.choose({"name": "Hypothetical", "features": []})[0] is None
 
 
+def test_an_llvm_older_than_16_is_passed_over_and_named(tmp_path, monkeypatch):
+    """Debian 12's clang brings llvm-14 beside llvm-16: the newest from 16 on is
+    taken; with only 14 (versioned, or an unversioned link into llvm-14) the
+    error names what is here and the package to install."""
+    bin_, lib = tmp_path / "bin", tmp_path / "usr" / "lib" / "llvm-14" / "bin"
+    bin_.mkdir()
+    lib.mkdir(parents=True)
+
+    def tool(path):
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+    tool(bin_ / "llvm-exegesis-14")
+    tool(lib / "llvm-exegesis")
+    (bin_ / "llvm-exegesis").symlink_to(lib / "llvm-exegesis")
+    real_glob = llvm.glob.glob
+    monkeypatch.setattr(llvm.glob, "glob", lambda pattern: real_glob(pattern) if pattern.startswith(str(tmp_path)) else [])
+    monkeypatch.setenv("PATH", str(bin_))
+    with pytest.raises(llvm.LlvmMissing) as e:
+        llvm.find("exegesis")
+    assert str(e.value).startswith("llvm-exegesis: only llvm-exegesis (LLVM 14), llvm-exegesis-14 here, "
+                                   "older than LLVM 16") and "apt-get install llvm-16" in str(e.value)
+    assert not llvm.available("exegesis")
+    with pytest.raises(llvm.LlvmMissing, match="llvm-exegesis-14: cyclekit needs LLVM 16 or newer"):
+        llvm.find("exegesis", 14)
+    tool(bin_ / "llvm-exegesis-16")
+    tool(bin_ / "llvm-exegesis-17")
+    assert llvm.find("exegesis") == str(bin_ / "llvm-exegesis-17")
+
+
 def test_bad_arguments_and_a_missing_llvm_exit_2_with_the_reason(tmp_path):
     for args, words in ((["--isa", "gpr,vliw"], "--isa vliw"), (["--match", "("], "--match"),
                         (["--llvm", "99"], "llvm-exegesis-99 not found"),
@@ -173,7 +202,7 @@ SUBSET = ("ADD32rr", "IMUL64rr", "VPADDDYrr", "RDMSR", "CPUID", "SHL8rCL", "AAA"
           "MOV64rm", "ADD64mr", "MOV32mr")
 
 
-@pytest.mark.skipif(not HAVE_LLVM, reason="LLVM (llvm-exegesis) is not installed: scripts/deps")
+@pytest.mark.skipif(not HAVE_LLVM, reason="LLVM 16 (llvm-exegesis) is not installed: scripts/deps")
 def test_a_small_table_has_its_records_csv_and_page(tmp_path):
     assert os.path.exists(os.path.join(ROOT, "build", "cyclekit-hosted64")), "make hosted"
     out = tmp_path / "t"
@@ -187,12 +216,19 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
     by = {r["opcode"]: r for r in records}
     assert set(by) == set(SUBSET) - {"SUB64rr"}       # every named form has its row; --match left out SUB
     assert by["JMP_1"]["latency_status"].startswith("skipped: ") and by["JMP_1"]["latency"] is None
+    # The model column is LLVM's model of this CPU, when LLVM 16 has one: a
+    # core newer than LLVM 16 (Zen 5: AMD family 1Ah) has none, and the run
+    # says so instead of borrowing another core's model.
+    modelled = run["model_cpu"] is not None
+    if not modelled:
+        assert "choose one with --cpu" in run["note"], run
     for name in ("ADD32rr", "IMUL64rr", "SHL8rCL"):
         r = by[name]
         assert r["isa"] == "gpr" and r["chain_insns"] == 1 and r["set_insns"] >= 1
         assert r["latency_status"].startswith("measured") and isinstance(r["latency"], float)
         assert r["throughput_status"].startswith("measured") and isinstance(r["throughput"], float)
-        assert r["model_cpu"] and isinstance(r["latency_model"], float)
+        assert r["model_cpu"] == run["model_cpu"]
+        assert isinstance(r["latency_model"], float) if modelled else r["latency_model"] is None, r
     assert by["ADD32rr"]["asm"].startswith("add ")
     # Memory forms at the scratch address: a load chained address -> result, a
     # read-modify-write chained through memory, a store with its throughput alone.
@@ -224,6 +260,21 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
     for r in records:
         assert f">{r['opcode']}<" in page
 
+
+
+@pytest.mark.skipif(not HAVE_LLVM, reason="LLVM 16 (llvm-exegesis) is not installed: scripts/deps")
+def test_a_named_model_cpu_gives_every_row_its_model(tmp_path):
+    """--cpu names LLVM's model whatever this CPU is: its values are llvm-mca's,
+    exact (Skylake's ADD r32 is one cycle, IMUL r64 three)."""
+    out = tmp_path / "t"
+    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--opcodes", "ADD32rr,IMUL64rr",
+                        "--cpu", "skylake", "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(x) for x in (out / "table.jsonl").read_text().splitlines()]
+    assert lines[0]["model_cpu"] == "skylake" and lines[0]["note"] is None
+    by = {r["opcode"]: r for r in lines[1:]}
+    assert {name: (by[name]["model_cpu"], by[name]["latency_model"]) for name in by} == \
+        {"ADD32rr": ("skylake", 1.0), "IMUL64rr": ("skylake", 3.0)}
 
 def _browser_dom(browser, url, tmp_path):
     """(the DOM after the page's script ran, its <body ...> tag) from headless chromium."""
