@@ -393,12 +393,26 @@ def kvm_speed(cpu=KVM_CPUS[0]):
     return lines[-1].removeprefix("run-qemu: ") if lines else f"run-qemu --kvm-probe exited {p.returncode}"
 
 
+def emulating_hypervisor(speed=kvm_speed, cpus=KVM_CPUS):
+    """The speed probe's line (with the model it ran) when KVM emulates real
+    mode, else None. Each model in turn: QEMU may refuse one at once (-cpu host
+    where the hypervisor rejects an MSR the host model sets) and run the next;
+    the first that runs decides."""
+    for cpu in cpus:
+        slow = speed(cpu)
+        if not slow:
+            return None
+        if "emulating hypervisor" in slow:
+            return f"{slow} (-cpu {cpu})"
+    return None
+
+
 def kvm():
     """The session's KVM probe: run-qemu's speed probe, then one boot."""
     global _kvm
     if _kvm is None and os.path.exists("/dev/kvm"):
-        slow = kvm_speed()
-        if slow and "emulating hypervisor" in slow:
+        slow = emulating_hypervisor()
+        if slow:
             # Measured in a second; a boot would spend the whole bound in the firmware.
             _kvm = KvmProbe(False, f"{slow}; boots on an emulating hypervisor are not tested")
     if _kvm is None:

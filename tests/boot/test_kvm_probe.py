@@ -13,7 +13,7 @@ import stat
 import pytest
 
 from conftest import (EXIT_NO_START, EXIT_NO_STATUS, EXIT_TIMEOUT, KVM_PROBE, assert_complete,
-                      first_error, probe_kvm, run_qemu)
+                      emulating_hypervisor, first_error, probe_kvm, run_qemu)
 
 # What QEMU 7.2 printed on the CI machine with kvm-pvm (then abort()).
 MSR_ERROR = "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69"
@@ -70,6 +70,28 @@ def test_slow_kvm_skips_with_the_bound_and_tries_no_other_model():
     assert not k.ok
     assert k.reason == f"-cpu host: KVM boot took longer than 60 s ({KVM_PROBE})"
     assert calls == [("host", 60)]
+
+
+SLOW = "KVM probe: real mode at 1.9 M instructions/s: an emulating hypervisor; firmware and GRUB take about 31 s"
+
+
+def test_speed_probe_goes_past_a_refused_host_model_to_the_next():
+    """The CI machine of issue 22: -cpu host refused at once, kvm64 emulated;
+    the speed probe of kvm64 decides (no 60 s boot of it)."""
+    asked = []
+
+    def speed(cpu):
+        asked.append(cpu)
+        return {"host": f"KVM probe: QEMU exited -6: {MSR_ERROR}", "kvm64": SLOW}[cpu]
+    assert emulating_hypervisor(speed, ("host", "kvm64")) == f"{SLOW} (-cpu kvm64)"
+    assert asked == ["host", "kvm64"]
+
+
+def test_speed_probe_stops_at_the_first_model_that_runs():
+    assert emulating_hypervisor(lambda cpu: None, ("host", "kvm64")) is None
+    assert emulating_hypervisor(lambda cpu: SLOW, ("host", "kvm64")) == f"{SLOW} (-cpu host)"
+    refused = f"KVM probe: QEMU exited -6: {MSR_ERROR}"
+    assert emulating_hypervisor(lambda cpu: refused, ("host", "kvm64")) is None  # the boots' probe says why
 
 
 def test_no_dev_kvm_is_the_runners_reason_and_no_model_is_tried():
