@@ -95,6 +95,11 @@ class Log:
         return [n for n in self.of_type("note")
                 if (level is None or n.get("level") == level) and (topic is None or n.get("topic") == topic)]
 
+    def unknown_options(self):
+        """The kernel's notes about options it did not know (it ignores them and runs on)."""
+        return [str(n.get("text", "")) for n in self.notes(topic="cmdline")
+                if "unknown option" in str(n.get("text", ""))]
+
 
 def parse(data) -> Log:
     if isinstance(data, str):

@@ -47,13 +47,14 @@ def refusal(args):
     return None
 
 
-def unknown_options(log_file):
-    """The kernel's notes about options it did not know, from the saved log."""
+def kernel_notes(log_file):
+    """(the kernel's notes about options it did not know, its error notes) from the saved log."""
     try:
         log = logfile.parse_file(log_file)
     except OSError:
-        return []
-    return [str(n.get("text", "")) for n in log.notes(topic="cmdline") if "unknown option" in str(n.get("text", ""))]
+        return [], []
+    errors = [f"{n.get('topic')}: {n.get('text', '')}" for n in log.notes(level="error")]
+    return log.unknown_options(), errors
 
 
 def start(args, log):
@@ -81,10 +82,12 @@ def run(args):
     except media.MediaError as e:
         print(f"cyclekit run: {e}", file=sys.stderr)
         return EXIT_USAGE
-    unknown = unknown_options(log)
+    unknown, errors = kernel_notes(log)
     if unknown:
         print(f"cyclekit run: the kernel said: {'; '.join(unknown)}; log saved to {log} (status {rc}; "
               f"exit {EXIT_USAGE} for the unknown option)", file=sys.stderr)
         return EXIT_USAGE
-    print(f"cyclekit run: log saved to {log} (status {rc}; `cyclekit log check {log}`)", file=sys.stderr)
+    # A script reads one line: a failed run's line says the kernel's first error.
+    said = f"the kernel said: {errors[0]}; " if rc != 0 and errors else ""
+    print(f"cyclekit run: {said}log saved to {log} (status {rc}; `cyclekit log check {log}`)", file=sys.stderr)
     return rc

@@ -368,7 +368,14 @@ def report(log_file, names, rc, as_json, events=None):
         found.append((name, rec))
     if found:
         print_results(found, log.records + ([log.end] if log.end else []), as_json, log.text)
-    return (rc or 1) if missing else rc
+    if missing:
+        return rc or 1
+    unknown = log.unknown_options()
+    if unknown:     # measured, but not as asked: a script must learn it (as from `cyclekit run`)
+        print(f"cyclekit snippet: the kernel said: {'; '.join(unknown)} (status {rc}; exit 2 for the "
+              "unknown option)", file=sys.stderr)
+        return 2
+    return rc
 
 
 def run_serial(args, files):

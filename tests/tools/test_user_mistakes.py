@@ -40,6 +40,35 @@ def test_an_unknown_kernel_option_fails_the_run(tmp_path):
     assert "calib/add_chain" in p.stdout, "the run went on"
 
 
+HOSTED64 = os.path.join(ROOT, "build", "cyclekit-hosted64")
+
+
+@pytest.mark.skipif(not os.path.exists(HOSTED64), reason="needs build/cyclekit-hosted64 (make hosted)")
+def test_an_empty_selection_fails_the_run_with_the_kernels_reason(tmp_path):
+    """`bench=lat/nosuch`: nothing measured, the kernel's status (5) and its
+    reason in the one line a script reads."""
+    log = tmp_path / "run.log"
+    p = cyclekit("run", "--hosted", "--bits", "64", "--no-build", "--log", str(log), "--", "bench=lat/nosuch",
+                 timeout=300)
+    line = one_line(p, "the kernel said: bench: no benchmark matches bench=lat/nosuch",
+                    f"log saved to {log} (status 5")
+    assert p.returncode == 5 and line.startswith("cyclekit run: ")
+
+
+@pytest.mark.skipif(not os.path.exists(HOSTED64), reason="needs build/cyclekit-hosted64 (make hosted)")
+def test_an_unknown_option_fails_a_snippet_that_measured(tmp_path):
+    """The snippet is measured and shown (the kernel ignores what it does not
+    know), but the exit says it was not measured as asked."""
+    p = cyclekit("snippet", "--hosted", "--no-build", "--mode", "64", "--asm", "add eax, ebx",
+                 "--log", str(tmp_path / "s.log"), "--save", str(tmp_path / "s.ckb"), "--options", "unrol=4",
+                 timeout=300)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert "snippet" in p.stdout, "the body was measured and shown"
+    said = [line for line in p.stderr.splitlines() if "the kernel said" in line]
+    assert said == ["cyclekit snippet: the kernel said: unknown option 'unrol' ignored (boot with 'help' "
+                    "for the list); did you mean 'unroll'? (status 0; exit 2 for the unknown option)"]
+
+
 def test_a_missing_log(tmp_path):
     missing = tmp_path / "missing.log"
     one_line(cyclekit("log", "table", str(missing)), f"cyclekit log: {missing}: No such file or directory")
