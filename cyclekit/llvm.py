@@ -56,13 +56,12 @@ def find(tool, version=None):
     if new:
         return max(new, key=_version)
     path = shutil.which(name)
-    old = sorted({os.path.basename(p) for p in found})
-    if path and (_unversioned_version(path) or MIN_VERSION) >= MIN_VERSION:
+    unversioned = _unversioned_version(path) if path else None
+    if path and (unversioned is None or unversioned >= MIN_VERSION):
         return path
-    if path:
-        old.append(f"{name} (LLVM {_unversioned_version(path)})")
+    old = {os.path.basename(p) for p in found} | ({f"{name} (LLVM {unversioned})"} if path else set())
     if old:
-        raise LlvmMissing(f"{name}: only {', '.join(sorted(set(old)))} here, older than LLVM {MIN_VERSION}, "
+        raise LlvmMissing(f"{name}: only {', '.join(sorted(old))} here, older than LLVM {MIN_VERSION}, "
                           f"which cyclekit needs (Debian 12: apt-get install llvm-16; scripts/deps installs it)")
     raise LlvmMissing(f"{name} not found: install LLVM (Debian 12: apt-get install llvm-16; "
                       "scripts/deps installs it, or the newest llvm-N the distribution has)")

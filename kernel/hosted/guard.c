@@ -128,10 +128,11 @@ static void capture(int sig, const siginfo_t *si, const ucontext_t *uc, struct f
 /* EFLAGS.AC cleared in the handler itself. Linux delivers a signal with
  * the interrupted EFLAGS.AC (only DF, RF and TF are cleared on delivery), and
  * it keeps CR0.AM set, so a body that set AC (selftest/ud) would make the
- * handler's first misaligned access raise #AC, a SIGBUS inside the
- * handler (seen on an AMD family 1Ah host, where the C library's routines
- * picked for that CPU make one; the Intel hosts before did not). SDM Vol. 3A §6.15 Interrupt 17; the reported EFLAGS
- * come from the signal's context, not from here. */
+ * handler's first misaligned access raise #AC, a SIGBUS inside the handler
+ * (seen on an AMD family 1Ah host, where the C library's routines picked for
+ * that CPU make one; the Intel hosts before did not). SDM Vol. 3A §6.15
+ * Interrupt 17. The reported EFLAGS come from the signal's context, not from
+ * here. */
 static inline void clear_alignment_check(void)
 {
 #ifdef __x86_64__

@@ -261,7 +261,6 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
         assert f">{r['opcode']}<" in page
 
 
-
 @pytest.mark.skipif(not HAVE_LLVM, reason="LLVM 16 (llvm-exegesis) is not installed: scripts/deps")
 def test_a_named_model_cpu_gives_every_row_its_model(tmp_path):
     """--cpu names LLVM's model whatever this CPU is: its values are llvm-mca's,
@@ -275,6 +274,7 @@ def test_a_named_model_cpu_gives_every_row_its_model(tmp_path):
     by = {r["opcode"]: r for r in lines[1:]}
     assert {name: (by[name]["model_cpu"], by[name]["latency_model"]) for name in by} == \
         {"ADD32rr": ("skylake", 1.0), "IMUL64rr": ("skylake", 3.0)}
+
 
 def _browser_dom(browser, url, tmp_path):
     """(the DOM after the page's script ran, its <body ...> tag) from headless chromium."""
