@@ -26,10 +26,12 @@ KCFLAGS := -std=gnu11 -O2 -m32 -march=i586 -mtune=pentium -mgeneral-regs-only \
            -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
            -fno-strict-aliasing -fno-common $(WARN) -Ikernel -MMD -MP
 KASFLAGS := -m32 -march=i586 -Ikernel -MMD -MP
-# SMP_SPIN_LIMIT: the kernel/smp spin bound, raised 8x for the threads of the host
-# unit tests (kernel/smp/smp_bounds.h says why).
+# SMP_SPIN_LIMIT: the kernel/smp spin bound, raised 8x where the processors are
+# threads Linux schedules: the host unit tests and the hosted runners
+# (kernel/smp/smp_bounds.h says why).
+THREAD_SPIN_LIMIT := -DSMP_SPIN_LIMIT='(1u << 31)'
 HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/unit/support -DCK_HOST_TEST -MMD -MP \
-           -DSMP_SPIN_LIMIT='(1u << 31)'
+           $(THREAD_SPIN_LIMIT)
 
 # The tree is the architecture: kernel/platform/{bare,hosted} are the two
 # platforms, everything else in kernel/ is portable (also built into the host
@@ -329,6 +331,7 @@ $(BUILD)/h/%.c.o: %.c Makefile | $(DEPS_OK)
 	@echo "  HKCC    $<"
 	@$(HOSTED_CC) $(KCFLAGS) -c $< -o $@
 $(BUILD)/h/bench/%.c.o: KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
+$(BUILD)/h/%.c.o: KCFLAGS += $(THREAD_SPIN_LIMIT)
 # One guard per thread: the hosted runner's CPUs are threads (hosted/smp.c).
 $(BUILD)/h/kernel/platform/guard.c.o: KCFLAGS += -DCK_GUARD_PER_THREAD
 $(BUILD)/h/%.S.o: %.S Makefile | $(DEPS_OK)
@@ -364,6 +367,7 @@ $(BUILD)/h64/%.c.o: %.c Makefile | $(DEPS_OK)
 	@echo "  HKCC64  $<"
 	@$(HOSTED64_CC) $(HOSTED64_KCFLAGS) -c $< -o $@
 $(BUILD)/h64/bench/%.c.o: HOSTED64_KCFLAGS += -fno-toplevel-reorder -Ikernel/harness
+$(BUILD)/h64/%.c.o: HOSTED64_KCFLAGS += $(THREAD_SPIN_LIMIT)
 $(BUILD)/h64/kernel/platform/guard.c.o: HOSTED64_KCFLAGS += -DCK_GUARD_PER_THREAD
 $(BUILD)/h64/%.S.o: %.S Makefile | $(DEPS_OK)
 	@mkdir -p $(@D)

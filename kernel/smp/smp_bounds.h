@@ -7,9 +7,10 @@
 #include <stdint.h>
 
 /* Spins of one wait: about a second, generous for a loaded emulator. The host
- * unit tests raise it (Makefile, HCFLAGS): there the other side is a thread
- * that a loaded machine may leave unscheduled for longer than 2^28 spins of a
- * native core (about 0.1 s), which made a measured pair a timeout. */
+ * unit tests and the hosted runners raise it (Makefile, THREAD_SPIN_LIMIT):
+ * there the other side is a thread that a loaded machine may leave
+ * unscheduled for longer than 2^28 spins of a native core (about 0.1 s),
+ * which made a measured pair a timeout. */
 #ifndef SMP_SPIN_LIMIT
 #define SMP_SPIN_LIMIT (1u << 28)
 #endif
