@@ -8,7 +8,12 @@ stable on a trusted timer ("ok"), against the oracle the issue used (a
 standalone RDTSC loop divided by a dependent ADD chain), which matches
 uops.info for Intel cores since Haswell: IMUL r64, r64 latency 3; a
 macro-fused CMP + not-taken JNE 0.5 cycles; PUSH + POP 0.5 cycles while
-few are in flight. On another vendor the values are not asserted.
+few are in flight. On another vendor the values are not asserted, nor
+while the machine's other processors were busy: those values hold for a
+core of its own, and on a virtual machine another "processor" may be the
+same core's other hyperthread (a throughput-bound body then reads ~1.0,
+stable and unflagged: the runner cannot see a sibling the guest's
+topology hides).
 """
 import json
 import os
@@ -26,16 +31,55 @@ CYCLEKIT = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit")]
 FIELDS = ("judgement", "flags", "reason", "marks")
 
 
+def machine_busy_seconds():
+    """Seconds all processors together have been busy (all but idle and
+    iowait, /proc/stat's first line); None where it cannot be read."""
+    try:
+        with open("/proc/stat") as f:
+            t = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return (sum(t) - t[3] - t[4]) / os.sysconf("SC_CLK_TCK")
+
+
+class Quiet:
+    """Whether other programs left the machine alone while the block ran:
+    the processors' busy time minus this process's and its children's (the
+    front door and the runner, counted once waited for) is at most `limit` of
+    one processor over the wall time. False where /proc/stat is unreadable
+    or the block was too short to tell."""
+
+    def __init__(self, limit=0.2):
+        self.limit, self.quiet = limit, False
+
+    def __enter__(self):
+        self.start = (machine_busy_seconds(), os.times())
+        return self
+
+    def __exit__(self, *exc):
+        busy0, t0 = self.start
+        busy1, t1 = machine_busy_seconds(), os.times()
+        elapsed = t1.elapsed - t0.elapsed
+        # Under 0.1 s /proc/stat's ticks (1/100 s) cannot tell: not quiet.
+        if busy0 is not None and busy1 is not None and elapsed >= 0.1:
+            ours = sum(t1[:4]) - sum(t0[:4])  # this process's and its children's user and system time
+            self.quiet = busy1 - busy0 - ours <= self.limit * elapsed
+        return False
+
+
 def snippet(tmp_path, asm, *options):
-    """The result record and the parsed log of one 64-bit hosted snippet."""
+    """The result record and the parsed log of one 64-bit hosted snippet;
+    the log's .quiet: whether other programs left the machine alone meanwhile."""
     if not os.path.exists(RUNNER64):
         pytest.fail(f"{RUNNER64} missing: run make hosted first")
     log_file = tmp_path / "snippet.log"
-    p = subprocess.run(CYCLEKIT + ["snippet", "--no-build", "--hosted", "--mode", "64", "--asm", asm,
-                                   "--json", "--log", str(log_file), *options],
-                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    with Quiet() as machine:
+        p = subprocess.run(CYCLEKIT + ["snippet", "--no-build", "--hosted", "--mode", "64", "--asm", asm,
+                                       "--json", "--log", str(log_file), *options],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     log = cyclekit_log.parse_file(str(log_file))
+    log.quiet = machine.quiet
     assert log.complete, log.problems
     rec = json.loads(p.stdout)
     assert rec["type"] == "result"
@@ -67,7 +111,7 @@ def right_or_flagged(rec, log, oracle, tolerance):
     if rec["marks"] != "ok":
         assert rec["judgement"] != "stable" or not rec["trusted"] or "disturbed" in rec["flags"], rec
         return
-    if intel(log):
+    if intel(log) and log.quiet:
         assert rec["cycles"] is not None, rec
         assert abs(rec["cycles"] - oracle) <= tolerance, (rec["cycles"], oracle, rec["reason"])
 
@@ -106,7 +150,10 @@ def test_an_alignment_dependent_body_is_right_or_flagged(tmp_path):
     """CMP + JNE read 0.65 at U=8 (0.50 elsewhere): U and 2U ran at other
     alignments. The cost per copy at 2U and 4U then differs (non-linear)."""
     rec, log = snippet(tmp_path, "cmp rax, rbx; jne 1f; 1:")
-    assert rec["linearity"] is not None and set(rec["linearity"]) == {"u", "2u", "4u"}
+    if {"short", "few-samples"} & set(rec["flags"]):
+        assert "linearity" not in rec and rec["marks"] != "ok", rec  # judge.c: too short to judge
+    else:
+        assert set(rec.get("linearity") or ()) == {"u", "2u", "4u"}, rec
     right_or_flagged(rec, log, 0.5, 0.1)
 
 
@@ -115,7 +162,7 @@ def test_push_pop_past_its_regime_is_non_linear_or_right(tmp_path):
     the 4U point (16 to 32 copies) lies beyond: flagged non-linear, with
     the cost per copy at each count in the record."""
     rec, log = snippet(tmp_path, "push rax; pop rax")
-    lin = rec["linearity"]
+    lin = rec.get("linearity")
     if "non-linear" in rec["flags"]:
         assert "M" in rec["marks"] and rec["judgement"] == "unstable"
         assert "non-linear in the copy count:" in rec["reason"]
