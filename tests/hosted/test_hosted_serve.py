@@ -96,9 +96,10 @@ def session():
 def test_identify_and_list(session):
     assert session.ready["input"] == "stdin"
     answer = session.identify()
-    # The cpu record's own notes come with it (an uncertain microarchitecture, as on this
-    # machine's hypervisor: model 0xA7 with AMX).
-    assert all(r["topic"] == "cpu" and r["level"] == "info" for r in answer if r["type"] == "note"), answer
+    # The cpu record's own notes come with it (an uncertain microarchitecture, as under a
+    # hypervisor that says model 0xA7 with AMX; a warning where one sets the hypervisor bit
+    # without a vendor leaf), and nothing worse than a warning.
+    assert all(r["topic"] == "cpu" and r["level"] in ("info", "warn") for r in answer if r["type"] == "note"), answer
     assert [r["type"] for r in answer if r["type"] != "note"] == ["cpu", "timer"]
     assert any(b["name"] == "calib/add_chain" and not b["loaded"] for b in session.list())
 
