@@ -134,9 +134,16 @@ class ScreenBoot:
             self._check_alive()
             time.sleep(0.2)
 
+    def wait_for_line(self, needle):
+        """Polls the serial log until a whole line (its newline included)
+        holds needle: the log is read while QEMU still writes it, and its
+        first bytes are not yet the line."""
+        return self.wait_for(lambda t: needle in t and "\n" in t[t.find(needle):])
+
     def log(self):
-        """The complete log (waits for the end record)."""
-        self.wait_for(lambda t: '"type":"end"' in t)
+        """The complete log (waits for the end record's whole line: half of
+        one is a truncated log)."""
+        self.wait_for_line('{"type":"end"')
         return cyclekit_log.parse_file(self.log_path)
 
     def screen(self):

@@ -184,8 +184,7 @@ def test_uefi_framebuffer_log_scrolls_without_wrapping_to_the_top():
     last lines of the serial log's readable text (long lines folded at 100)."""
     suite = "bench=calib/* samples=9 screen=log"
     with ScreenBoot(suite, cpu="max", uefi=True, timeout=tcg_timeout(suite, uefi=True, n=4)) as sb:
-        sb.wait_for(lambda t: "the machine is halted" in t)
-        text = sb.text().replace("\r", "")
+        text = sb.wait_for_line("the machine is halted").replace("\r", "")
         folded = []
         for line in text.split("\n")[:-1]:
             if line.startswith("{"):
