@@ -27,14 +27,14 @@ static struct stats_tolerance ensemble_tolerance(uint64_t iters)
     return tol;
 }
 
-/* t(U) must span STATS_MIN_STEPS steps of the time base: its median. */
+/* The timed difference t(2U) - t(U) must span STATS_MIN_STEPS steps of the
+ * time base: its median (negative differences count as 0). */
 static void judge_length(const struct judge_samples *js, uint64_t *scratch, struct measurement *m)
 {
-    struct stats tu;
-    stats_compute(js->t_u, js->n, scratch, &tu);
-    struct stats_length len;
-    stats_sample_length(js->resolution, 0, tu.median_low, m->loops, &len);
-    stats_judge_length(&len, &m->judge);
+    struct stats d;
+    stats_compute(js->diffs, js->n, scratch, &d);
+    stats_sample_length(js->resolution, 0, d.median_low, m->loops, &m->length);
+    stats_judge_length(&m->length, &m->judge);
 }
 
 /* Modes of the differences; after a rerun of this run and the one before

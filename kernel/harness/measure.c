@@ -344,26 +344,39 @@ void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint
     run_copies(b, copies, (uint32_t)size);
 }
 
-/* A sample must span STATS_MIN_STEPS steps of its time base (stats_checks.h):
- * unless L was chosen (by the benchmark or loops=), grow it until the
- * shortest of three t(U) spans a quarter more, on any time base. The PIT
- * (838 ns a tick, 16 bits) wraps at 55 ms: 1250 of its ticks are 1 ms. */
+/* A sample's timed difference, t(2U) - t(U), must span STATS_MIN_STEPS
+ * steps of its time base (stats_checks.h): that difference is the value, so
+ * the two reads' rounding must be small against it, not against t(U), which
+ * also holds the init and the reads (a table body's init of a kilobyte of
+ * stores made t(U) look long while U copies of VPADDD zmm took 400 ticks:
+ * issue 29, cause 1). Unless L was chosen (by the benchmark or loops=), it
+ * grows until the shortest of three t(2U) less the shortest of three t(U)
+ * spans a quarter more, on any time base. The PIT (838 ns a tick, 16 bits)
+ * wraps at 55 ms: 1250 of its ticks are 1 ms. */
 #define LENGTH_TARGET_STEPS (STATS_MIN_STEPS + STATS_MIN_STEPS / 4)
 #define LOOPS_MAX 1000000u
+
+static uint64_t shortest_of_three(const struct bench *b, uint32_t copies, uint32_t size)
+{
+    uint64_t t = UINT64_MAX;
+    for (int i = 0; i < 3 && !damage.vector; i++) {
+        uint64_t one = run_copies(b, copies, size);
+        t = one < t ? one : t;
+    }
+    return t;
+}
 
 static uint32_t grow_loops(const struct bench *b, uint32_t unroll, uint32_t size, uint32_t loops)
 {
     uint64_t target = LENGTH_TARGET_STEPS * resolution();
     for (;;) {
         ck_timing.loops = loops;
-        uint64_t t = UINT64_MAX;
-        for (int i = 0; i < 3 && !damage.vector; i++) {
-            uint64_t one = run_copies(b, unroll, size);
-            t = one < t ? one : t;
-        }
-        if (t >= target || loops >= LOOPS_MAX || damage.vector)
+        uint64_t one = shortest_of_three(b, unroll, size);
+        uint64_t two = shortest_of_three(b, 2 * unroll, size);
+        uint64_t d = two > one ? two - one : 0;
+        if (d >= target || loops >= LOOPS_MAX || damage.vector)
             return loops;
-        uint64_t grow = t ? target / t + 1 : 16;
+        uint64_t grow = d ? target / d + 1 : 16;
         loops = grow * loops > LOOPS_MAX ? LOOPS_MAX : (uint32_t)(grow * loops);
     }
 }
@@ -377,7 +390,7 @@ static void warm_avx(const struct bench *b, uint32_t size, struct measurement *m
     while (!damage.vector && !warmup_step(&w, run_copies(b, 2 * m->unroll, size)))
         ;
     m->avx_warmup = true;
-    m->warmups = w.runs;
+    m->warmups += w.runs;
     m->warmup_settled = w.settled;
 }
 
@@ -408,6 +421,7 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
         .four = 4 * m->unroll <= CK_MAX_COPIES && four_fits(b, m->unroll, size),
     };
     uint32_t n4 = sp.four ? (m->samples + MEASURE_4U_EVERY - 1) / MEASURE_4U_EVERY : 0;
+    bool regrown = false;
     for (;;) {
         take_samples(&sp, pl, m->samples);
         if (ref) {
@@ -420,6 +434,18 @@ static void sample_and_judge(const struct bench *b, const struct bench *ref, con
         m->switched_at = switches_known ? switched_at : NULL;
         judge(m, pl, m->samples, n4, m->reruns > 0);
         aperf_finish(m->samples, iters, timer.mode == READ_PIT ? 0 : timer.hz, &m->aperf);
+        /* Too short though L was the harness's to choose (a body that sped
+         * up after the growth): it knows the L it needs, so it takes it
+         * and samples again, once (issue 31: "878 loops needed, 800 used"). */
+        if ((m->judge.flags & STATS_FLAG_SHORT) && pl->loops_grow && !regrown && !damage.vector &&
+            m->length.loops_needed > m->loops && m->length.loops_needed <= LOOPS_MAX) {
+            regrown = true;
+            uint64_t more = (uint64_t)m->length.loops_needed * 5 / 4;
+            m->loops = more > LOOPS_MAX ? LOOPS_MAX : (uint32_t)more;
+            ck_timing.loops = m->loops;
+            iters = (uint64_t)m->unroll * m->loops;
+            continue;
+        }
         if (m->judge.verdict != STATS_VERDICT_UNSTABLE || m->reruns == 1 || damage.vector || !pl->rerun)
             break;
         prior_n = 0;
@@ -478,11 +504,19 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
         return;
     }
     m->loops_asked = m->loops;
+    /* Warm the wide units before L is chosen: a cold 512-bit body runs at a
+     * fraction of its throughput, so an L grown on it is too short once the
+     * units are up (VPADDD zmm: 100 loops, 0.13 ticks an instruction where
+     * the core takes 0.5 cycle; issue 29, cause 1). */
+    bool wide = warmup_wanted(b->needs, BENCH_NEEDS_MAX);
+    ck_timing.loops = m->loops;
+    if (wide)
+        warm_avx(b, size, m);
     if (pl->loops_grow)
         m->loops = grow_loops(b, m->unroll, size, m->loops);
     ck_timing.loops = m->loops;
-    if (warmup_wanted(b->needs, BENCH_NEEDS_MAX))
-        warm_avx(b, size, m);
+    if (wide && m->loops != m->loops_asked)
+        warm_avx(b, size, m); /* at the length the samples take */
     sample_and_judge(b, ref, pl, size, m);
     guard_check();
     m->damage = damage;

@@ -70,6 +70,7 @@ struct measurement {
     struct stats_modes modes;    /* of the differences; after a rerun, of both runs' */
     struct measure_linearity lin;
     uint32_t loops_asked;        /* L before a short sample grew it (measure.c) */
+    struct stats_length length;  /* the timed difference's length check (judge.c) */
     bool smi_known;              /* MSR_SMI_COUNT read before and after */
     uint64_t smis;               /* SMIs during the measurement (disturbed when > 0) */
     bool switches_known;         /* platform->context_switches was read around every sample */
