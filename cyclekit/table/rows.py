@@ -4,9 +4,26 @@ import re
 
 from cyclekit.table import classify
 
-COLUMNS = ("opcode", "isa", "asm", "latency", "latency_spread", "latency_model", "latency_status",
-           "latency_chain", "chain_insns", "operand_latency", "throughput", "throughput_spread", "throughput_model", "throughput_status",
-           "set_insns", "disagree", "model_cpu")
+COLUMNS = ("opcode", "isa", "asm",
+           "latency", "latency_spread", "latency_bound", "latency_model", "latency_status",
+           "latency_chain", "chain_asm", "chain_insns", "operand_pair", "operand_latency",
+           "throughput", "throughput_spread", "throughput_model", "throughput_status",
+           "throughput_set", "set_asm", "set_insns",
+           "variants", "checks", "cycles_source", "disagree", "model_cpu")
+# What the newer columns hold (docs/table.md, "The records"):
+#   latency_bound    "≤" when the value holds a helper's latency taken as 1 or a bypass
+#                    (uops.info's upper bound), else None
+#   latency_chain    how the chain is closed: "self", "round trip through HELPER", or a
+#                    memory chain (memory.py)
+#   chain_asm        one copy of the latency chain; set_asm: one body of the throughput set
+#   operand_pair     the latency's input -> output ("xmm2 -> xmm1")
+#   throughput_set   how the set was built ("12 copies, distinct registers", ...)
+#   variants         [{"name", "of" (latency|throughput), "value", "spread", "status",
+#                      "asm"}]: the named variants (CSV: "name: value; ...")
+#   checks           [text]: why a value is not a plain measurement (below a floor, a
+#                    repeat that disagrees); each also marks the value's status "suspect"
+#   cycles_source    how the cycles were obtained ("estimated from the ADD chain", ...)
+SUSPECT = "suspect"
 
 
 def isa_of(insns):
