@@ -9,6 +9,14 @@ cpu_kind; a result's `stable` and `verdict` with its run's give its marks
 (cyclekit/trust.py, marks_derived true). Every step checks what is there
 before it acts, so an upgrade cut short, or two importers upgrading at
 once, ends in the same database.
+
+The instruction tables (results/table_rows.py, made when the first table is
+imported) gain nullable columns without a new version: issue 29's
+latency_bound, chain_asm, set_asm, operand_pair, throughput_set, variants,
+checks and cycles_source per form, floors and cycles_source per table.
+table_rows adds the ones a database lacks before it writes or reads
+(add_missing_columns), whatever the schema's version; a cyclekit that does
+not know them still reads and writes those tables (the columns stay null).
 """
 from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -26,10 +34,11 @@ def version(conn):
     return int(found) if found is not None and str(found).isdigit() else 1
 
 
-def _add_missing_columns(engine):
-    """ALTER TABLE ADD COLUMN for each column of schema.py a table lacks; the names added."""
+def add_missing_columns(engine, tables):
+    """ALTER TABLE ADD COLUMN for each column of the tables' definitions a table in the
+    database lacks (a nullable column: every added one is); the names added."""
     added = []
-    for table in (runs, results):
+    for table in tables:
         have = {c["name"] for c in inspect(engine).get_columns(table.name)}
         for col in table.columns:
             if col.name in have:
@@ -83,7 +92,7 @@ def upgrade(engine):
                           f"{SCHEMA_VERSION}: update cyclekit")
     if found == SCHEMA_VERSION:
         return []
-    added = _add_missing_columns(engine)
+    added = add_missing_columns(engine, (runs, results))
     try:
         with engine.begin() as conn:
             _fill_old_rows(conn)

@@ -8,7 +8,12 @@ metadata so one `create_all` builds them on SQLite and PostgreSQL:
                       counts, the seconds it took
   instruction_forms   one row per form: the `table` record's fields
                       (docs/table.md), measured value, spread and LLVM's
-                      model value for latency and throughput
+                      model value for latency and throughput, the chain's
+                      and the set's text, the upper-bound mark, and the
+                      variants and checks as JSON (issue 29)
+
+Columns added since a database was made are added when a table is stored or
+read (migrate.add_missing_columns: nullable, no new schema version).
 
 read(path) -> (run, rows)          the table_run record and the table records
 is_table(path) -> bool             a table.jsonl (or a folder holding one)
@@ -34,10 +39,14 @@ instruction_tables = Table(
     Column("note", Text), Column("forms", Integer), Column("measured", Integer), Column("seconds", Float),
     Column("skipped", Text),            # {reason: forms} as JSON
     Column("imported", Text, nullable=False),
+    Column("floors", Text),             # {"nop_throughput": x, "add_latency": y} as JSON (issue 29)
+    Column("cycles_source", Text),
 )
 
 FORM_TEXT = ("opcode", "isa", "asm", "latency_status", "latency_chain", "operand_latency",
-             "throughput_status", "disagree", "model_cpu")
+             "throughput_status", "disagree", "model_cpu",
+             "latency_bound", "chain_asm", "operand_pair", "throughput_set", "set_asm", "cycles_source")
+FORM_JSON = ("variants", "checks")      # a list of dicts, a list of texts
 FORM_NUMBERS = ("latency", "latency_spread", "latency_model", "throughput", "throughput_spread",
                 "throughput_model")
 FORM_COUNTS = ("chain_insns", "set_insns")
@@ -50,7 +59,16 @@ instruction_forms = Table(
     *[Column(k, Text, index=(k == "opcode")) for k in FORM_TEXT],
     *[Column(k, Float) for k in FORM_NUMBERS],
     *[Column(k, Integer) for k in FORM_COUNTS],
+    *[Column(k, Text) for k in FORM_JSON],
 )
+TABLES = (instruction_tables, instruction_forms)
+
+
+def _ensure(engine):
+    """The two tables, and the columns a database made by an older cyclekit lacks."""
+    from cyclekit.results import migrate
+    metadata.create_all(engine, tables=list(TABLES))
+    migrate.add_missing_columns(engine, TABLES)
 
 
 def table_file(path):
@@ -99,18 +117,23 @@ def _text(v):
     return None if v is None else str(v)
 
 
+def _json(v):
+    return None if v is None else json.dumps(v, ensure_ascii=False)
+
+
 def _form_row(table_id, rec):
     row = {"table_id": table_id}
     row.update({k: _text(rec.get(k)) for k in FORM_TEXT})
     row.update({k: _number(rec.get(k), float) for k in FORM_NUMBERS})
     row.update({k: _number(rec.get(k), int) for k in FORM_COUNTS})
+    row.update({k: _json(rec.get(k)) for k in FORM_JSON})
     return row
 
 
 def import_table(engine, path):
     """Store one table: ("stored", message, id), ("duplicate", message, id) or
     ("refused", reason, None)."""
-    metadata.create_all(engine, tables=[instruction_tables, instruction_forms])
+    _ensure(engine)
     try:
         with open(table_file(path), "rb") as f:
             checksum = hashlib.sha256(f.read()).hexdigest()
@@ -122,10 +145,11 @@ def import_table(engine, path):
     found = _stored_id(engine, checksum)
     if found is not None:
         return "duplicate", f"instruction table already stored as table {found}", found
-    values = {k: _text(run.get(k)) for k in ("cpu_name", "cpu_brand", "model_cpu", "llvm", "note")}
+    values = {k: _text(run.get(k)) for k in ("cpu_name", "cpu_brand", "model_cpu", "llvm", "note",
+                                             "cycles_source")}
     values.update(forms=_number(run.get("forms"), int), measured=_number(run.get("measured"), int),
                   seconds=_number(run.get("seconds"), float), skipped=json.dumps(run.get("skipped") or {}),
-                  checksum=checksum, label=os.path.abspath(table_file(path)),
+                  floors=_json(run.get("floors")), checksum=checksum, label=os.path.abspath(table_file(path)),
                   imported=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
     try:
         with engine.begin() as conn:
@@ -147,7 +171,7 @@ def _stored_id(engine, checksum):
 
 
 def stored_tables(engine):
-    metadata.create_all(engine, tables=[instruction_tables, instruction_forms])
+    _ensure(engine)
     with engine.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(select(instruction_tables)
                                                        .order_by(instruction_tables.c.id))]

@@ -5,7 +5,11 @@ comparison per ISA class (forms with both values, how many the model misses
 beyond the measured spread, the median ratio measured / model), and the forms
 themselves, sortable and filterable with the table page's own script (the
 first table of the report; more tables are shown without it, since the
-script finds its table by id).
+script finds its table by id). The forms are the page's rows
+(cyclekit/table/output.py): the chain's and the set's text, "≤" for an upper
+bound, a "!" on a suspect value with its reason, only the value LLVM's model
+disagrees with coloured; each table says how its cycles were obtained and its
+session's floors, and the legend says what the marks mean.
 """
 import html
 import statistics
@@ -46,18 +50,13 @@ def _summary_table(rows):
     return "\n".join(lines) + "</table>"
 
 
-def _forms_table(rows, interactive):
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in output.PAGE_COLUMNS)
-    body = []
-    for row in rows:
-        cls = "off" if row.get("disagree") else ""
-        body.append(f'<tr class="{cls}">' + "".join(output.cell(row, c) for c in output.PAGE_COLUMNS)
-                    + "</tr>")
+def _forms_table(rows, run, interactive):
+    body = [output.row_html(row, run) for row in rows]
     ident = ' id="forms"' if interactive else ""
     tools = ("<p>Filter (regular expression): <input id='filter' size='40'> <span id='shown'>"
              f"{len(rows)}</span> shown; click a heading to sort.</p>" if interactive else "")
-    return (f"{tools}<table class='table-forms'{ident}><thead><tr>{head}</tr></thead><tbody>\n"
-            + "\n".join(body) + "\n</tbody></table>")
+    return (f"{tools}<div class='table-forms-scroll'><table class='table-forms'{ident}><thead><tr>"
+            f"{output.head_html()}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table></div>")
 
 
 def section(tables):
@@ -65,20 +64,22 @@ def section(tables):
     if not tables:
         return ""
     parts = ["<h2 id='instruction-table'>Instruction table and LLVM's model</h2>",
-             "<style>tr.off td.m{background:#fdd} table.table-forms th{cursor:pointer}</style>",
+             f"<style>{output.TABLE_STYLE}\n.table-forms-scroll{{overflow-x:auto;max-width:100%}}"
+             "table.table-forms td{max-width:none}</style>",
              "<p class='note'>Latency: core cycles per copy of a dependent chain; throughput: reciprocal, "
-             "per instruction. A red cell: LLVM's model lies beyond the measured spread "
-             "(docs/table.md).</p>"]
+             "per instruction (docs/table.md).</p>", output.legend()]
     for k, (label, run, rows) in enumerate(tables):
         skipped = ", ".join(f"{v} {r}" for r, v in sorted((run.get("skipped") or {}).items(),
                                                          key=lambda kv: -kv[1]))
         parts.append(f"<h3>{html.escape(label)}</h3><p>{html.escape(str(run.get('cpu_name')))} "
                      f"({html.escape(str(run.get('cpu_brand')))}); LLVM model: "
                      f"{html.escape(str(run.get('model_cpu')))} ({html.escape(str(run.get('llvm')))}). "
-                     f"{run.get('forms')} forms, {run.get('measured')} measured in {run.get('seconds')} s. "
+                     f"{run.get('forms')} forms, {run.get('measured')} measured in {run.get('seconds')} s, "
+                     f"{output.suspect_count(rows)} values suspect. "
                      f"{html.escape(run.get('note') or '')}</p>"
+                     f"<p class='note'>{output.cycles_text(run)}; {output.floors_text(run)}.</p>"
                      f"<p class='note'>Skipped: {html.escape(skipped or 'none')}</p>")
         parts.append(_summary_table(rows))
-        parts.append(_forms_table(rows, interactive=(k == 0)))
+        parts.append(_forms_table(rows, run, interactive=(k == 0)))
     parts.append(f"<script>{output.SCRIPT}</script>")
     return "\n".join(parts)
