@@ -89,8 +89,8 @@ class Mem:
 class Insn:
     text: str
     op: str                          # mnemonic without size suffix
-    cls: str = "UV"                  # UV, PU, PV, NP, FP, FXCH
-    cost: tuple = (1, 1)             # clocks (P54C-or-low, P55C-or-high)
+    cls: str = "UV"                  # UV, PU, PV, NP; x87: FP (pairs with FXCH), FNP, FXCH
+    cost: tuple = (1, 1)             # clocks on the chip parsed for (low, high: a published range)
     reads: set = field(default_factory=set)
     writes: set = field(default_factory=set)
     addr: set = field(default_factory=set)   # registers used to form an address (AGI)
@@ -98,7 +98,7 @@ class Insn:
     rmw: bool = False
     prefix66: bool = False
     stack: str = None                # push / pop / call: implicit ESP
-    fp: tuple = None                 # (reads st slots, writes st slot, latency, interval)
+    fp: dict = None                  # x87: reads (ST slots), write, push, pops, interval, i_ov
     fxch: int = None
     note: str = ""
     caveat: str = ""
@@ -144,33 +144,78 @@ def _operand(s, text):
     raise OutOfModel(f"`{text}`: operand `{s}` is not modelled (absolute addresses, segments)")
 
 
+P54C, P55C = "p54c", "p55c"
+CPUS = (P54C, P55C)
+# An operand-size (66h) prefix takes these decode clocks in U, alone, before its
+# instruction. They overlap the instruction's own clocks after its first, so a
+# multi-clock instruction hides them: P54C one clock ([IP][AB20]: "a prefix can
+# overlap the first cycle of a multi-cycle instruction"; [IL] 0x66 NOP T 2.00,
+# ADD r16,r16 2, but IMUL r16,r16 9, SHL r16,CL 4, BSF/BSR/XCHG r16 as r32,
+# ADD r16,[m16] T 2 = ADD r32,[m32] 2), P55C two ([VTP] "operand-size override
+# prefixes may cause a zero to three-cycle stall"; [IL55] 0x66 NOP T 3.00,
+# ADD r16,r16 3.00, ADD r16,[m16] 3.00 = 2 + 1, CWD 3 = CDQ 2 + 1, IMUL r16 9).
+PREFIX_CLOCKS = {P54C: 1, P55C: 2}
+
 ALU = {"add", "sub", "and", "or", "xor", "cmp", "adc", "sbb", "test"}
 SHIFT = {"shl", "shr", "sal", "sar", "rol", "ror", "rcl", "rcr"}
-JCC = {"j" + c for c in ("e", "ne", "z", "nz", "a", "ae", "b", "be", "c", "nc", "g", "ge",
-                         "l", "le", "s", "ns", "o", "no", "p", "np")}
-# Not pairable, cost in clocks (low, high) and the source of the value.
+CONDS = ("e", "ne", "z", "nz", "a", "ae", "b", "be", "c", "nc", "g", "ge", "l", "le", "s", "ns",
+         "o", "no", "p", "np", "pe", "po", "na", "nae", "nb", "nbe", "ng", "nge", "nl", "nle")
+JCC = {"j" + c for c in CONDS}
+SETCC = {"set" + c for c in CONDS}
+BT = {"bt", "bts", "btr", "btc"}
+FLAG_OPS = {"clc", "stc", "cmc", "cld", "std"}
+BCD = {"aaa", "aas", "daa", "das", "aad", "aam"}
+
+
+def _both(v):
+    return {P54C: v, P55C: v}
+
+
+# Not pairable (NP, [IP] Pentium pairing categories; [A28]), cost in clocks (low, high) per
+# chip and the source. A range is a published interval: [IL]'s "full" and "ax upd" divide
+# variants, Intel's RDMSR/WRMSR ranges. [IL] = InstLatX86 on three P54Cs (all agree on
+# these rows), [IL55] on a P55C; a row without a P55C value of its own has the same
+# value in [IL55].
 NP_COST = {
-    "imul": ((9, 9), "[IL] IMUL r32,r32 L 9 T 9"),
-    "mul": ((9, 9), "[IL] MUL r32 L 9 T 9"),
-    "div": ((41, 42), "[IL] DIV r32 41 (full) / 42 (eax upd)"),
-    "idiv": ((46, 47), "[IL] IDIV r32 46 (full) / 47 (eax upd)"),
-    "shift_cl": ((4, 4), "[IL] SHL/SHR/SAR/ROL r32,cl 4; [AB20] SHR EDX,CL 4"),
-    "rotc_imm": ((8, 8), "[IL] RCL/RCR r32,imm8 8"),
-    "rot_imm": ((1, 1), "[IL] ROL r32,imm8 T 1.00 (U only, no pair [A10])"),
-    "movzx": ((3, 3), "[IL] MOVZX/MOVSX 3"),
-    "bswap": ((2, 2), "[IL] BSWAP r32 2"),
-    "xchg": ((3, 3), "[IL] XCHG r32,r32 L 3 T 3"),
-    "neg": ((1, 1), "[IL] NEG r32 T 1.00 (not pairable [A10])"),
-    "not": ((1, 1), "[IL] NOT r32 T 1.00 (not pairable [A10])"),
-    "cdq": ((2, 2), "[IL] CDQ 2"),
-    "bsf": ((6, 6), "[IL] BSF r32 6"),
-    "bsr": ((7, 7), "[IL] BSR r32 7"),
-    "xadd": ((3, 3), "[IL] XADD r32,r32 3"),
-    "rdtsc": ((12, 13), "[IL] RDTSC T 12.00 (P54C), 13.00 (P55C)"),
-    "rdmsr": ((20, 24), "Intel Pentium reference RDMSR 20-24 (docs/references.md)"),
-    "wrmsr": ((30, 45), "Intel Pentium reference WRMSR 30-45 (docs/references.md)"),
-    "test_imm": ((1, 1), "[AB20] TEST pairs only as reg,reg or EAX,imm"),
-    "disp_imm": ((1, 1), "[IP][A10] displacement + immediate: not pairable (PPlain)"),
+    "imul2": (_both((9, 9)), "[IL] IMUL r16,r16 / r32,r32, r,r,imm8, r,r,imm16/32: L 9 T 9"),
+    "mul8": (_both((11, 11)), "[IL] MUL/IMUL r8 (AX = AL x r8) L 11 T 11"),
+    "mul16": (_both((11, 11)), "[IL] MUL/IMUL r16 (DX:AX) L 11 T 11"),
+    "mul32": (_both((9, 9)), "[IL] MUL/IMUL r32 (EDX:EAX) L 9 T 9"),
+    "div8": (_both((17, 18)), "[IL] DIV r8 17 (full) / 18 (ax upd)"),
+    "div16": (_both((25, 26)), "[IL] DIV r16 25 (full) / 26 (ax upd)"),
+    "div32": (_both((41, 42)), "[IL] DIV r32 41 (full) / 42 (eax upd)"),
+    "idiv8": (_both((22, 23)), "[IL] IDIV r8 22 (full) / 23 (ax upd)"),
+    "idiv16": (_both((30, 31)), "[IL] IDIV r16 30 (full) / 31 (ax upd)"),
+    "idiv32": (_both((46, 47)), "[IL] IDIV r32 46 (full) / 47 (eax upd)"),
+    "shift_cl": (_both((4, 4)), "[IL] SHL/SHR/SAR/ROL/ROR r8/r16/r32,cl 4; [AB20] SHR EDX,CL 4"),
+    "rotc_cl": (_both((7, 7)), "[IL] RCL/RCR r8/r16/r32,cl L 7 T 7"),
+    "rotc_imm": (_both((8, 8)), "[IL] RCL/RCR r8/r16/r32,imm8 L 8 T 8"),
+    "rot_imm": (_both((1, 1)), "[IL] ROL r32,imm8 T 1.00 (U only, no pair [A10])"),
+    "movzx": (_both((3, 3)), "[IL] MOVZX/MOVSX r16,r8 / r32,r8 / r32,r16 3"),
+    "bswap": ({P54C: (2, 2), P55C: (1, 1)}, "[IL] BSWAP r32 L 2 T 2 (P54C); [IL55] L 1 T 1 (P55C)"),
+    "xchg": (_both((3, 3)), "[IL] XCHG r8/r16/r32 L 3 T 3"),
+    "neg": (_both((1, 1)), "[IL] NEG r T 1.00 (not pairable [A10])"),
+    "not": (_both((1, 1)), "[IL] NOT r T 1.00 (not pairable [A10])"),
+    "cdq": (_both((2, 2)), "[IL] CDQ 2 (CWD: CDQ's 2 + the 66h prefix)"),
+    "cwde": (_both((3, 3)), "[IL] CWDE 3 (CBW: CWDE's 3, the prefix hidden)"),
+    "bsf": (_both((6, 6)), "[IL] BSF r16/r32 6"),
+    "bsr": (_both((7, 7)), "[IL] BSR r16/r32 7"),
+    "xadd": (_both((3, 3)), "[IL] XADD r8/r16/r32 3"),
+    "cmpxchg": (_both((6, 6)), "[IL] CMPXCHG r8/r16/r32,r L 6 T 6"),
+    "bt": (_both((4, 4)), "[IL] BT r16/r32,r / imm8 T 4"),
+    "bts": (_both((7, 7)), "[IL] BTS/BTR/BTC r16/r32,r / imm8 L 7 T 7"),
+    "shld": (_both((4, 4)), "[IL] SHLD/SHRD r16/r32,r,imm8 / cl L 4 T 4"),
+    "setcc": ({P54C: (2, 2), P55C: (1, 1)}, "[IL] SETC r8 L 2 T 2 (P54C); [IL55] L 1 T 1 (P55C)"),
+    "flag": (_both((2, 2)), "[IL] CLC/STC/CMC/CLD/STD T 2"),
+    "lahf": (_both((3, 3)), "[IL] LAHF/SAHF T 3"),
+    "bcd": (_both((3, 3)), "[IL] AAA/AAS/DAA/DAS 3"),
+    "aad": (_both((5, 5)), "[IL] AAD 5"),
+    "aam": (_both((9, 9)), "[IL] AAM 9"),
+    "rdtsc": ({P54C: (12, 12), P55C: (13, 13)}, "[IL] RDTSC T 12.00 (three P54Cs); [IL55] 13.00 (P55C)"),
+    "rdmsr": (_both((20, 24)), "Intel Pentium reference RDMSR 20-24 (docs/references.md)"),
+    "wrmsr": (_both((30, 45)), "Intel Pentium reference WRMSR 30-45 (docs/references.md)"),
+    "test_imm": (_both((1, 1)), "[AB20] TEST pairs only as reg,reg or EAX,imm"),
+    "disp_imm": (_both((1, 1)), "[IP][A10] displacement + immediate: not pairable (PPlain)"),
 }
 NOT_MODELLED = {
     "cpuid": "CPUID is serializing microcode; [IL] publishes 15/17 clocks but not the loop around it",
@@ -180,29 +225,106 @@ NOT_MODELLED = {
     "call": "branches in a body are not modelled",
     "ret": "branches in a body are not modelled",
 }
-FP_OPS = {"fadd": (3, 1, "[IL] FADD L 3 T 1"), "fmul": (3, 2, "[IL] FMUL L 3 T 2"),
-          "fdiv": (41, 41, "[IL] FDIV80 L 41 T 41"), "fdivr": (41, 41, "[IL] FDIV80 L 41 T 41")}
+# x87: name -> (kind, latency (low, high), interval, i-ov, pairs with a following FXCH, source).
+# kind: arith (ST(0) op src -> dest), load (push), store, unary (ST(0)), compare (reads only),
+# const (push), push1 (ST(0) -> ST(0), one more pushed), pop1 (ST(1) op ST(0) -> ST(1), pop),
+# nop. Latency, interval (when the FP unit takes the next FP instruction) and i-ov (the last
+# clocks integer instructions may overlap) are [A28] (Agner Fog, Pentium optimization manual
+# ch. 28.2 "Floating point instructions": clock cycles, "+" = pairable with FXCH, i-ov,
+# fp-ov; interval = clocks - fp-ov), or [IL] where InstLatX86 measured the P54C: FADD L 3
+# T 1, FMUL L 3 T 2, FDIV80 L 41 T 41 (precision control extended, as after FNINIT; [A28]:
+# 19/33/39 by precision), FCHS/FABS L 1 T 1, FCOM/FTST/FNOP/FINCSTP/FDECSTP T 1, FXAM
+# T 17, FSQRT L 70 T 69. [IL55] agrees on all of these.
+X87 = {
+    "fadd": ("arith", (3, 3), 1, 2, True, "[IL] FADD L 3 T 1; [A28] 3, +"),
+    "fsub": ("arith", (3, 3), 1, 2, True, "[A28] FSUB(R) 3, fp-ov 2, +; as [IL] FADD"),
+    "fsubr": ("arith", (3, 3), 1, 2, True, "[A28] FSUB(R) 3, fp-ov 2, +; as [IL] FADD"),
+    "fmul": ("arith", (3, 3), 2, 2, True, "[IL] FMUL L 3 T 2; [A28] 3, +"),
+    "fdiv": ("arith", (41, 41), 41, 38, True, "[IL] FDIV80 L 41 T 41; [A28] 19/33/39, +"),
+    "fdivr": ("arith", (41, 41), 41, 38, True, "[IL] FDIV80 L 41 T 41; [A28] 19/33/39, +"),
+    "fiadd": ("arith", (6, 6), 4, 2, False, "[A28] FIADD m 6, fp-ov 2, np"),
+    "fisub": ("arith", (6, 6), 4, 2, False, "[A28] FISUB(R) m 6, fp-ov 2, np"),
+    "fisubr": ("arith", (6, 6), 4, 2, False, "[A28] FISUB(R) m 6, fp-ov 2, np"),
+    "fimul": ("arith", (6, 6), 4, 2, False, "[A28] FIMUL m 6, fp-ov 2, np"),
+    "fidiv": ("arith", (42, 42), 40, 38, False, "[A28] FIDIV(R) m 22/36/42 (extended: 42), np"),
+    "fidivr": ("arith", (42, 42), 40, 38, False, "[A28] FIDIV(R) m 22/36/42 (extended: 42), np"),
+    "fld": ("load", (1, 1), 1, 0, True, "[A28] FLD r/m32/m64 1, + (m80: 3, np)"),
+    "fild": ("load", (3, 3), 1, 2, False, "[A28] FILD m 3, i-ov 2, fp-ov 2, np"),
+    "fst": ("store", (1, 1), 1, 0, False, "[A28] FST(P) r 1, m32/m64 2, m80 3, np"),
+    "fist": ("store", (6, 6), 6, 0, False, "[A28] FIST(P) m 6, np"),
+    "fldz": ("const", (2, 2), 2, 0, False, "[A28] FLDZ/FLD1 2, np"),
+    "fld1": ("const", (2, 2), 2, 0, False, "[A28] FLDZ/FLD1 2, np"),
+    "fldpi": ("const", (5, 5), 3, 2, False, "[A28] FLDPI, FLDL2E etc. 5, i-ov 2, fp-ov 2, np"),
+    "fldl2e": ("const", (5, 5), 3, 2, False, "[A28] FLDPI, FLDL2E etc. 5, np"),
+    "fldl2t": ("const", (5, 5), 3, 2, False, "[A28] FLDPI, FLDL2E etc. 5, np"),
+    "fldlg2": ("const", (5, 5), 3, 2, False, "[A28] FLDPI, FLDL2E etc. 5, np"),
+    "fldln2": ("const", (5, 5), 3, 2, False, "[A28] FLDPI, FLDL2E etc. 5, np"),
+    "fchs": ("unary", (1, 1), 1, 0, True, "[IL] FCHS L 1 T 1; [A28] 1, +"),
+    "fabs": ("unary", (1, 1), 1, 0, True, "[IL] FABS L 1 T 1; [A28] 1, +"),
+    "fcom": ("compare", (1, 1), 1, 0, True, "[IL] FCOM st(i) T 1; [A28] FCOM(P)(P) FUCOM 1, +"),
+    "fucom": ("compare", (1, 1), 1, 0, True, "[A28] FCOM(P)(P) FUCOM 1, +"),
+    "ficom": ("compare", (4, 4), 4, 0, False, "[A28] FICOM m 4, np"),
+    "ftst": ("compare", (1, 1), 1, 0, False, "[IL] FTST T 1; [A28] 1, np"),
+    "fxam": ("compare", (17, 17), 17, 4, False, "[IL] FXAM T 17; [A28] 17-21, i-ov 4, np"),
+    "fsqrt": ("unary", (70, 70), 69, 69, False, "[IL] FSQRT L 70 T 69; [A28] 70, i-ov 69, np"),
+    "frndint": ("unary", (9, 20), 9, 0, False, "[A28] FRNDINT 9-20, np"),
+    "fscale": ("unary", (20, 32), 20, 5, False, "[A28] FSCALE 20-32, i-ov 5, np"),
+    "fprem": ("unary", (16, 64), 14, 2, False, "[A28] FPREM 16-64, np"),
+    "fprem1": ("unary", (20, 70), 18, 2, False, "[A28] FPREM1 20-70, np"),
+    "fsin": ("unary", (65, 100), 63, 2, False, "[A28] FSIN/FCOS 65-100, np; [IL] 66-99 by argument"),
+    "fcos": ("unary", (65, 100), 63, 2, False, "[A28] FSIN/FCOS 65-100, np; [IL] 66-99 by argument"),
+    "f2xm1": ("unary", (53, 59), 51, 2, False, "[A28] F2XM1 53-59, np"),
+    "fxtract": ("push1", (12, 66), 12, 0, False, "[A28] FXTRACT 12-66, np"),
+    "fsincos": ("push1", (89, 112), 87, 2, False, "[A28] FSINCOS 89-112, np"),
+    "fptan": ("push1", (120, 147), 120, 0, False, "[A28] FPTAN 120-147, np"),
+    "fyl2x": ("pop1", (103, 103), 101, 2, False, "[A28] FYL2X 103, np"),
+    "fyl2xp1": ("pop1", (105, 105), 103, 2, False, "[A28] FYL2XP1 105, np"),
+    "fpatan": ("pop1", (112, 134), 112, 0, False, "[A28] FPATAN 112-134, np"),
+    "fnop": ("nop", (1, 1), 1, 0, False, "[IL] FNOP T 1"),
+    "fincstp": ("nop", (1, 1), 1, 0, False, "[IL] FINCSTP T 1"),
+    "fdecstp": ("nop", (1, 1), 1, 0, False, "[IL] FDECSTP T 1"),
+    "fnstsw": ("nop", (6, 6), 6, 0, False, "[A28] FNSTSW AX/m16 6, np"),
+    "fnstcw": ("nop", (2, 2), 2, 0, False, "[A28] FNSTCW m16 2, np"),
+    "fldcw": ("nop", (8, 8), 8, 0, False, "[A28] FLDCW m16 8, np"),
+}
 
 
 def _mnemonic(word):
     """Strip the AT&T size suffix; return (op, size or None)."""
     special = {"movzbl": ("movzx", 32), "movzwl": ("movzx", 32), "movsbl": ("movzx", 32),
-               "movswl": ("movzx", 32), "movzbw": ("movzx", 16), "cltd": ("cdq", 32),
+               "movswl": ("movzx", 32), "movzbw": ("movzx", 16), "movsbw": ("movzx", 16),
+               "cltd": ("cdq", 32), "cwtd": ("cdq", 16), "cwtl": ("cwde", 32), "cbtw": ("cwde", 16),
                "pushal": ("pushal", 32), "popal": ("popal", 32), "pusha": ("pushal", 32),
                "popa": ("popal", 32)}
     if word in special:
         return special[word]
-    known = ALU | SHIFT | {"mov", "inc", "dec", "lea", "push", "pop", "nop", "imul", "mul", "div",
-                           "idiv", "neg", "not", "bswap", "xchg", "bsf", "bsr", "xadd", "cdq",
-                           "rdtsc", "rdmsr", "wrmsr", "cpuid", "jmp", "call", "ret"} | JCC
-    if word in known or word in FP_OPS or word.startswith("f"):
+    known = ALU | SHIFT | BT | FLAG_OPS | BCD | {
+        "mov", "inc", "dec", "lea", "push", "pop", "nop", "imul", "mul", "div", "idiv", "neg",
+        "not", "bswap", "xchg", "bsf", "bsr", "xadd", "cmpxchg", "shld", "shrd", "lahf", "sahf",
+        "rdtsc", "rdmsr", "wrmsr", "cpuid", "jmp", "call", "ret"} | JCC | SETCC
+    if word in known or word.startswith("f"):
         return word, None
     if word[:-1] in known and word[-1] in "bwl":
         return word[:-1], {"b": 8, "w": 16, "l": 32}[word[-1]]
     return word, None
 
 
-def parse_insn(text):
+def _width(ops, size):
+    """The operand width in bits: the suffix's, else the first register's."""
+    if size:
+        return size
+    for o in ops:
+        if o[0] == "reg":
+            return 8 if o[2].endswith(("l", "h")) and len(o[2]) == 2 else 16 if o[2] in SIZE16 else 32
+    return 32
+
+
+def parse_insn(text, cpu=P54C, count_imm8=None):
+    """One instruction of AT&T text. count_imm8: a shift or rotate whose count is written
+    $1 is the short by-one form (D0/D1), as GNU as assembles it, unless count_imm8 says the
+    bytes are the imm8 form (C0/C1 ib; LLVM's RCL8ri), which costs as any imm8 count."""
+    if cpu not in CPUS:
+        raise ValueError(f"cpu {cpu!r}: one of {', '.join(CPUS)}")
     text = text.strip()
     parts = text.split(None, 1)
     op, size = _mnemonic(parts[0])
@@ -213,18 +335,17 @@ def parse_insn(text):
     ops = [_operand(o, text) for o in _split_operands(parts[1])] if len(parts) > 1 else []
     if op in NOT_MODELLED:
         raise OutOfModel(f"`{text}`: {NOT_MODELLED[op]}")
-    if op in FP_OPS or op == "fxch":
-        return _parse_fp(i, ops)
     if op.startswith("f"):
-        raise OutOfModel(f"`{text}`: x87 instruction `{op}` is not modelled (only FADD, FMUL, FDIV(R), FXCH)")
+        return _parse_fp(i, ops, cpu)
     regs16 = any(o[0] == "reg" and o[2] in SIZE16 for o in ops)
-    i.prefix66 = (size == 16 or regs16) and op not in ("movzx",)
+    i.prefix66 = size == 16 or (regs16 and op != "movzx")
     imm = any(o[0] == "imm" for o in ops)
     mems = [o[1] for o in ops if o[0] == "mem"]
     for m in mems:
         i.addr |= m.regs()
     regs = [o[1] for o in ops if o[0] == "reg"]
     dst = ops[-1] if ops else None
+    width = _width(ops, size)
     if op in ALU or op == "mov":
         src_regs = {o[1] for o in ops[:-1] if o[0] == "reg"}
         i.reads |= src_regs | i.addr
@@ -244,9 +365,9 @@ def parse_insn(text):
         if op in ("adc", "sbb"):
             i.cls = "PU"
         if op == "test" and (mems or (imm and dst[1] != "eax")):
-            _np(i, "test_imm")
+            _np(i, "test_imm", cpu)
         if imm and mems and mems[0].disp:
-            _np(i, "disp_imm")
+            _np(i, "disp_imm", cpu)
     elif op in ("inc", "dec"):
         i.reads |= set(regs) | i.addr
         i.writes |= set(regs) | {"flags"}
@@ -263,15 +384,33 @@ def parse_insn(text):
             raise OutOfModel(f"`{text}`: shifts of memory are not modelled")
         i.reads |= {target[1]}
         i.writes |= {target[1], "flags"}
+        by_one = count[0] == "imm" and count[1] == 1 and not count_imm8
         if op in ("rcl", "rcr"):
             i.reads.add("flags")
         if count[0] == "reg":
             i.reads.add("ecx")
-            _np(i, "shift_cl")
-        elif op in ("shl", "shr", "sal", "sar") or count[1] == 1:
+            _np(i, "rotc_cl" if op in ("rcl", "rcr") else "shift_cl", cpu)
+        elif op in ("shl", "shr", "sal", "sar") or by_one:
             i.cls = "PU"
         else:
-            _np(i, "rotc_imm" if op in ("rcl", "rcr") else "rot_imm")
+            _np(i, "rotc_imm" if op in ("rcl", "rcr") else "rot_imm", cpu)
+    elif op in ("shld", "shrd"):
+        if mems or len(ops) != 3:
+            raise OutOfModel(f"`{text}`: only the register forms of {op} are modelled")
+        i.reads |= {ops[1][1], ops[2][1]} | ({"ecx"} if ops[0][0] == "reg" else set())
+        i.writes |= {ops[2][1], "flags"}
+        _np(i, "shld", cpu)
+    elif op in BT:
+        if mems:
+            raise OutOfModel(f"`{text}`: {op} of memory is not modelled")
+        i.reads |= set(regs)
+        i.writes |= {"flags"} | ({ops[1][1]} if op != "bt" else set())
+        _np(i, "bt" if op == "bt" else "bts", cpu)
+    elif op in SETCC:
+        if mems:
+            raise OutOfModel(f"`{text}`: SETcc to memory is not modelled")
+        i.reads, i.writes = {"flags"}, {dst[1]}
+        _np(i, "setcc", cpu)
     elif op in ("push", "pop"):
         if mems:
             raise OutOfModel(f"`{text}`: PUSH/POP of memory is not modelled")
@@ -289,71 +428,151 @@ def parse_insn(text):
     elif op in ("imul", "mul", "div", "idiv"):
         if mems:
             raise OutOfModel(f"`{text}`: {op} with a memory operand is not modelled")
-        if op == "imul" and len(ops) == 2:
-            i.reads |= {ops[0][1], ops[1][1]}
-            i.writes |= {ops[1][1], "flags"}
-        elif op == "imul" and len(ops) != 1:
-            raise OutOfModel(f"`{text}`: three-operand IMUL is not modelled")
+        if op == "imul" and len(ops) in (2, 3):
+            i.reads |= {ops[-2][1]} | ({ops[1][1]} if len(ops) == 2 else set())
+            i.writes |= {ops[-1][1], "flags"}
+            _np(i, "imul2", cpu)
         else:
-            i.reads |= {ops[0][1], "eax"} | ({"edx"} if op in ("div", "idiv") else set())
-            i.writes |= {"eax", "edx", "flags"}
-        _np(i, op)
+            i.reads |= {ops[0][1], "eax"} | ({"edx"} if op in ("div", "idiv") and width > 8 else set())
+            i.writes |= {"eax", "flags"} | ({"edx"} if width > 8 else set())
+            _np(i, ("div" if op in ("div", "idiv") else "mul") + str(width) if op != "idiv"
+                else "idiv" + str(width), cpu)
     elif op in ("neg", "not", "bswap"):
         if mems:
             raise OutOfModel(f"`{text}`: {op} of memory is not modelled")
         i.reads |= set(regs)
         i.writes |= set(regs) | ({"flags"} if op == "neg" else set())
-        _np(i, op)
+        _np(i, op, cpu)
     elif op in ("movzx", "bsf", "bsr"):
         if mems:
             raise OutOfModel(f"`{text}`: {op} from memory is not modelled")
         i.reads.add(ops[0][1])
         i.writes |= {ops[1][1]} | ({"flags"} if op != "movzx" else set())
-        _np(i, op)
-    elif op in ("xchg", "xadd"):
+        _np(i, op, cpu)
+    elif op in ("xchg", "xadd", "cmpxchg"):
         if mems:
             raise OutOfModel(f"`{text}`: {op} with memory is a locked bus cycle, not modelled")
-        i.reads |= set(regs)
-        i.writes |= set(regs) | ({"flags"} if op == "xadd" else set())
-        _np(i, op)
-    elif op == "cdq":
-        i.reads, i.writes = {"eax"}, {"edx"}
-        _np(i, op)
+        i.reads |= set(regs) | ({"eax"} if op == "cmpxchg" else set())
+        i.writes |= set(regs) | ({"flags"} if op != "xchg" else set()) | \
+            ({"eax"} if op == "cmpxchg" else set())
+        _np(i, op, cpu)
+    elif op in ("cdq", "cwde"):
+        i.reads, i.writes = {"eax"}, {"edx" if op == "cdq" else "eax"}
+        i.prefix66 = size == 16
+        _np(i, op, cpu)
+    elif op in FLAG_OPS:
+        i.reads, i.writes = ({"flags"} if op == "cmc" else set()), {"flags"}
+        _np(i, "flag", cpu)
+    elif op in ("lahf", "sahf"):
+        i.reads, i.writes = ({"flags"}, {"eax"}) if op == "lahf" else ({"eax"}, {"flags"})
+        _np(i, "lahf", cpu)
+    elif op in BCD:
+        i.reads, i.writes = {"eax", "flags"}, {"eax", "flags"}
+        _np(i, op if op in ("aad", "aam") else "bcd", cpu)
     elif op == "rdtsc":
         i.writes = {"eax", "edx"}
-        _np(i, op)
+        _np(i, op, cpu)
     elif op == "rdmsr":
         i.reads, i.writes = {"ecx"}, {"eax", "edx"}
-        _np(i, op)
+        _np(i, op, cpu)
     elif op == "wrmsr":
         i.reads = {"ecx", "eax", "edx"}
-        _np(i, op)
+        _np(i, op, cpu)
     else:
         raise OutOfModel(f"`{text}`: instruction `{op}` is not modelled")
     if i.prefix66:
         if i.cls != "NP":
             i.cls = "PU"
-        i.caveat = "66h prefix: PPlain rule; the PMMX decodes it in either pipe [A10] (not modelled)"
+        i.caveat = ("66h prefix: U only ([IP][A10]; on the PMMX too, [VTP]), its decode clocks "
+                    f"alone before it: {PREFIX_CLOCKS[cpu]} on the {cpu.upper()}, less the "
+                    "instruction's own clocks after its first [AB20][IL]"
+                    + ("[IL55]" if cpu == P55C else ""))
     return i
 
 
-def _np(i, key):
+def _np(i, key, cpu=P54C):
     i.cls = "NP"
     cost, note = NP_COST[key]
     if i.rmw or i.cost != (1, 1):
         raise OutOfModel(f"`{i.text}`: a memory form of a not-pairable instruction is not modelled")
-    i.cost, i.note = cost, note
+    i.cost, i.note = cost[cpu], note
 
 
-def _parse_fp(i, ops):
+def _x87_name(word, has_mem):
+    """(X87 key, pops, memory width suffix) of an AT&T x87 mnemonic, or None."""
+    if word in ("fcompp", "fucompp"):
+        return word[:-2], 2, ""
+    tails = ("ll", "s", "l", "t", "") if has_mem else ("",)
+    for tail in tails:
+        stem = word[:-len(tail)] if tail else word
+        if not stem:
+            continue
+        if stem in X87:
+            return stem, 0, tail
+        if stem.endswith("p") and stem[:-1] in X87:
+            return stem[:-1], 1, tail
+    return None
+
+
+def _parse_fp(i, ops, cpu):
     if i.op == "fxch":
         i.cls, i.fxch = "FXCH", (ops[0][1] if ops else 1)
         i.note = "FXCH: pairs in V after an FP instruction [A10][IP]; alone 1 clock [IL]"
         return i
-    if len(ops) != 2 or any(o[0] != "st" for o in ops) or 0 not in (ops[0][1], ops[1][1]):
-        raise OutOfModel(f"`{i.text}`: only register forms ST(i),ST / ST,ST(i) of {i.op} are modelled")
-    lat, interval, note = FP_OPS[i.op]
-    i.cls, i.fp, i.note = "FP", ((ops[0][1], ops[1][1]), ops[1][1], lat, interval), note
+    mems = [o[1] for o in ops if o[0] == "mem"]
+    found = _x87_name(i.op, bool(mems))
+    if found is None:
+        raise OutOfModel(f"`{i.text}`: x87 instruction `{i.op}` is not modelled")
+    name, pops, tail = found
+    kind, lat, interval, i_ov, fx, note = X87[name]
+    sts = [o[1] for o in ops if o[0] == "st"]
+    if any(o[0] not in ("st", "mem") and not (name == "fnstsw" and o[0] == "reg") for o in ops):
+        raise OutOfModel(f"`{i.text}`: operands of {i.op} are not modelled")
+    for m in mems:
+        i.addr |= m.regs()
+    if mems:
+        i.mem = [(mems[0], 32)]
+    reads, write, push = set(), None, False
+    if kind == "arith":
+        if mems:
+            reads, write = {0}, 0
+        elif len(sts) == 2:
+            src, dst = sts
+            if 0 not in (src, dst):
+                raise OutOfModel(f"`{i.text}`: one operand of {i.op} must be %st")
+            reads, write = {src, dst}, dst
+        elif pops:                       # faddp: ST(1) = ST(1) op ST(0), pop
+            reads, write = {0, 1}, 1
+        else:
+            raise OutOfModel(f"`{i.text}`: operands of {i.op} are not modelled")
+    elif kind == "load":
+        reads, push = ({sts[0]} if sts else set()), True
+        if name == "fld" and tail == "t":
+            lat, interval, fx, note = (3, 3), 3, False, "[A28] FLD m80 3, np"
+    elif kind == "store":
+        reads = {0}
+        if sts:
+            write = sts[0]
+        elif name == "fst":
+            lat, interval = ((3, 3), 3) if tail == "t" else ((2, 2), 2)
+            note = "[A28] FST(P) m32/m64 2, m80 3, np"
+    elif kind == "compare":
+        reads = {0} | set(sts) | ({1} if not sts and not mems and name in ("fcom", "fucom") else set())
+    elif kind == "unary":
+        reads, write = {0}, 0
+    elif kind == "push1":
+        reads, write, push = {0}, 0, True
+    elif kind == "pop1":
+        reads, write, pops = {0, 1}, 1, 1
+    elif kind == "const":
+        push = True
+    if name == "fnstsw" and any(o[0] == "reg" for o in ops):
+        i.writes.add("eax")
+    i.cls = "FP" if fx else "FNP"
+    i.cost = lat
+    i.fp = {"reads": reads, "write": write, "push": push, "pops": pops, "interval": interval,
+            "i_ov": i_ov, "incstp": {"fincstp": 1, "fdecstp": -1}.get(name, 0)}
+    i.note = note
     return i
 
 
@@ -386,8 +605,8 @@ def expand(body):
     return out
 
 
-def parse_body(body):
-    return [parse_insn(t) for t in expand(body)]
+def parse_body(body, cpu=P54C):
+    return [parse_insn(t, cpu) for t in expand(body)]
 
 
 # --- the pairing rules ---------------------------------------------------------
@@ -460,7 +679,25 @@ class Slot:
     why: str = ""                                # pairing decision
 
 
-def schedule(insns, copies, hi=False):
+def _fp_issue(ins, start, st, pick):
+    """The x87 stack after ins issues at start: its result's ready cycle in its slot, then
+    the pops, the push, FINCSTP/FDECSTP's rotation."""
+    f = ins.fp
+    ready = start + ins.cost[pick]
+    if f["write"] is not None:
+        st[f["write"]] = ready
+    for _ in range(f["pops"]):
+        st = st[1:] + [0]
+    if f["push"]:
+        st = [ready] + st[:-1]
+    if f["incstp"] == 1:
+        st = st[1:] + st[:1]
+    elif f["incstp"] == -1:
+        st = st[-1:] + st[:-1]
+    return st
+
+
+def schedule(insns, copies, hi=False, cpu=P54C):
     """Issue `copies` copies of insns in order; return the slots and the end cycle."""
     stream = [(ins, c) for c in range(copies) for ins in insns]
     t, k, slots = 0, 0, []
@@ -472,9 +709,19 @@ def schedule(insns, copies, hi=False):
         u, cu = stream[k]
         stall = []
         if u.prefix66:
-            slots.append(Slot(t, 1, (None, cu), why="66h prefix: a clock in U, alone [IP][AB20][IL]"))
-            t += 1
+            # The prefix's decode clocks, alone in U; the instruction's own clocks after
+            # its first hide them [AB20][IL][IL55].
+            pre = PREFIX_CLOCKS[cpu] - (u.cost[pick] - 1)
+            if pre > 0:
+                slots.append(Slot(t, pre, (None, cu),
+                                  why=f"66h prefix: {pre} clock(s) in U, alone [IP][AB20][IL]"
+                                  + ("[IL55]" if cpu == P55C else "")))
+                t += pre
         pair, why = (False, "last instruction") if k + 1 >= len(stream) else can_pair(u, stream[k + 1][0])
+        if pair and u.cls == "FP" and cpu == P55C:
+            raise OutOfModel(f"`{u.text}` / `{stream[k + 1][0].text}`: an FP instruction paired "
+                             "with FXCH on the P55C: [IL55] measures FADD + FXCH at T 2.42 per pair "
+                             "(P54C 1.00), which no published rule explains")
         group = [u] + ([stream[k + 1][0]] if pair else [])
         start = t
         for ins in group:
@@ -483,12 +730,16 @@ def schedule(insns, copies, hi=False):
                     stall.append((written[r] + 2 - start, ("AGI", r, written[r])))
                     start = written[r] + 2
         if u.fp:
-            srcs, dst, lat, interval = u.fp
-            need = max([fp_free] + [st[s] for s in srcs])
+            need = max([fp_free] + [st[s] for s in u.fp["reads"]])
             if need > start:
                 stall.append((need - start, ("x87", None, None)))
                 start = need
-        dur = max(ins.cost[pick] for ins in group) if u.cls not in ("FP", "FXCH") else 1
+        if u.cls in ("FP", "FXCH"):
+            dur = 1
+        elif u.cls == "FNP":      # integer instructions may overlap its last i-ov clocks [A28]
+            dur = max(1, u.cost[pick] - u.fp["i_ov"])
+        else:
+            dur = max(ins.cost[pick] for ins in group)
         extra = []
         if pair:
             c, r = mem_conflict(group[0], group[1])
@@ -503,9 +754,8 @@ def schedule(insns, copies, hi=False):
                 if not (ins.stack and r == "esp"):     # implicit ESP updates: no AGI [A9]
                     written[r] = start + ins.cost[pick] - 1
             if ins.fp:
-                srcs, dst, lat, interval = ins.fp
-                st[dst] = start + lat
-                fp_free = start + interval
+                st = _fp_issue(ins, start, st, pick)
+                fp_free = start + ins.fp["interval"]
             if ins.fxch is not None:
                 st[0], st[ins.fxch] = st[ins.fxch], st[0]
         t = start + dur
@@ -526,9 +776,11 @@ class Result:
         return (self.lo + self.hi) / 2
 
 
-def cycles_per_body(body, unroll=8):
-    """The steady state the harness measures: (t(2U) - t(U)) / U, low and high costs."""
-    insns = parse_body(body) if isinstance(body, str) else body
+def cycles_per_body(body, unroll=8, cpu=P54C):
+    """The steady state the harness measures: (t(2U) - t(U)) / U, low and high costs, on
+    the P54C (and the P5 before it) or the P55C (cpu). A list of Insn must have been
+    parsed for the same cpu."""
+    insns = parse_body(body, cpu) if isinstance(body, str) else body
     if not insns:
         return Result(Fraction(0), Fraction(0), [], 0, [])
     for i in insns:
@@ -536,12 +788,12 @@ def cycles_per_body(body, unroll=8):
             raise OutOfModel(f"`{i.text}`: branches in a body are not modelled")
     vals = []
     for hi in (False, True):
-        per = [Fraction(schedule(insns, 2 * u, hi)[1] - schedule(insns, u, hi)[1], u)
+        per = [Fraction(schedule(insns, 2 * u, hi, cpu)[1] - schedule(insns, u, hi, cpu)[1], u)
                for u in (unroll, 2 * unroll)]
         if per[0] != per[1]:
             raise OutOfModel(f"no steady state within {4 * unroll} copies ({per[0]} vs {per[1]})")
         vals.append(per[0])
-    slots, _ = schedule(insns, 2 * unroll)
+    slots, _ = schedule(insns, 2 * unroll, cpu=cpu)
     caveats = sorted({i.caveat for i in insns if i.caveat})
     return Result(vals[0], vals[1], slots, 2 * unroll, caveats)
 
@@ -552,12 +804,12 @@ def fmt_cycles(res):
     return f"{float(res.lo):.2f}-{float(res.hi):.2f} (center {float(res.center):.2f})"
 
 
-def render(body, unroll=8):
+def render(body, unroll=8, cpu=P54C):
     """The steady-state schedule across one copy boundary, as text."""
-    res = cycles_per_body(body, unroll)
+    res = cycles_per_body(body, unroll, cpu)
     k = res.copies // 2
     lines = [f"body: {'; '.join(expand(body)) if isinstance(body, str) else body}",
-             f"P5 (PPlain rules) steady state, copies {k} and {k + 1} of {res.copies} "
+             f"{cpu.upper()} steady state, copies {k} and {k + 1} of {res.copies} "
              "([n] = copy):",
              f"{'cycle':>5}  {'U pipe':<30} {'V pipe':<30} notes"]
     first = next(s for s in res.slots if s.u[1] >= k)
@@ -626,15 +878,18 @@ class Decl:
     file: str
     insns: int = 0
     cold: bool = False
-    p5: tuple = None              # (value, tolerance or 0) in cycles
+    p5: tuple = None              # (value, tolerance or 0) in cycles: kernel/uarch/p5.c
+    p55c: tuple = None            # the P55C's own row, kernel/uarch/p55c.c (None: P5's holds)
 
 
 def bench_declarations(root=ROOT, cc="gcc"):
     """Every BENCH record of bench/*.c, read through the C preprocessor with the
     real bench.h, so macros such as LAT() expand exactly as the compiler sees them;
-    d.p5 is its row in kernel/uarch/p5.c (None when it has none)."""
+    d.p5 is its row in kernel/uarch/p5.c (None when it has none), d.p55c its row in
+    kernel/uarch/p55c.c."""
     decls = []
     p5 = p5_table(root)
+    p55c = p5_table(root, "p55c.c")
     for f in sorted(os.listdir(os.path.join(root, "bench"))):
         if not f.endswith(".c"):
             continue
@@ -661,15 +916,19 @@ def bench_declarations(root=ROOT, cc="gcc"):
             d.insns = int(ins.group(1)) if ins else 0
             d.cold = bool(re.search(r"\.cold = (1|true)", init))
             d.p5 = p5.get(name)
+            d.p55c = p55c.get(name)
             decls.append(d)
     return decls
 
 
-def p5_table(root=ROOT):
-    """The P5 expectations, kernel/uarch/p5.c's table: benchmark name ->
-    (cycles, tolerance), from its EXPECT("name", v, source) and
+def p5_table(root=ROOT, name="p5.c"):
+    """The P5 expectations, kernel/uarch/p5.c's table (or p55c.c's, the P55C's own rows):
+    benchmark name -> (cycles, tolerance), from its EXPECT("name", v, source) and
     EXPECT_TOL("name", v, t, source) rows (tolerance 0: the default)."""
-    text = open(os.path.join(root, "kernel", "uarch", "p5.c"), encoding="utf-8").read()
+    path = os.path.join(root, "kernel", "uarch", name)
+    if not os.path.isfile(path):
+        return {}
+    text = open(path, encoding="utf-8").read()
     rows = {}
     for m in re.finditer(r'\bEXPECT(_TOL)?\(\s*"([^"]+)",\s*([0-9.]+),(?:\s*([0-9.]+),)?', text):
         rows[m.group(2)] = (float(m.group(3)), float(m.group(4)) if m.group(1) else 0)
@@ -687,16 +946,20 @@ def main(argv=None):
     ap.add_argument("--bench", help="model the body of this declared benchmark")
     ap.add_argument("--list", action="store_true", help="every P5 expectation in bench/ against the model")
     ap.add_argument("--unroll", type=int, default=8, help="U: copies per run (the harness default, 8)")
+    ap.add_argument("--cpu", choices=CPUS, default=P54C,
+                    help="the chip: p54c (also the first P5) or p55c (Pentium MMX)")
     a = ap.parse_args(argv)
     try:
         if a.list:
             for d in bench_declarations():
-                if d.p5:
+                row = d.p55c or d.p5 if a.cpu == P55C else d.p5
+                if row:
                     try:
-                        got = fmt_cycles(cycles_per_body(d.body, a.unroll))
+                        got = fmt_cycles(cycles_per_body(d.body, a.unroll, a.cpu))
                     except OutOfModel as e:
                         got = f"out of model: {e}"
-                    print(f"{d.name:<32} P5 {d.p5[0]:6.2f}  model {got}")
+                    label = "P55C" if a.cpu == P55C and d.p55c else "P5"
+                    print(f"{d.name:<32} {label:<4} {row[0]:6.2f}  model {got}")
             return 0
         body = a.body.replace("\\n", "\n") if a.body else None
         if a.bench:
@@ -709,7 +972,7 @@ def main(argv=None):
                 print(f"{a.bench}: declared P5 {found[0].p5[0]:.2f}")
         if body is None:
             ap.error("a body or --bench or --list")
-        print(render(body, a.unroll))
+        print(render(body, a.unroll, a.cpu))
         return 0
     except OutOfModel as e:
         print(f"p5model: out of model scope: {e}", file=sys.stderr)

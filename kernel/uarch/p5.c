@@ -6,18 +6,21 @@
  * form across the boundary between two copies. Each is what the P5 pairing
  * model (scripts/p5model.py) gives for the body; tests/model checks every
  * value here against it, and the schedules below are its output, clock by
- * clock: "c0 A (U) + B (V) | c1 ...", [n+1] = the next copy. The model's
- * rules and costs come from (tags of docs/references.md): [G26] gem 26,
+ * clock: "c0 A (U) + B (V) | c1 ...", [n+1] = the next copy. These are the
+ * P54C's values (scripts/p5model.py --cpu p54c), which hold for the first P5
+ * and the P54C/P54CS; the P55C (Pentium MMX) differs in a few, and those are
+ * its own rows in p55c.c, looked up first on a P55C (uarch_match: the
+ * narrower range). The model's rules and costs come from (tags of
+ * docs/references.md): [G26] gem 26,
  * [A9][A10][A10b] Agner Fog's Pentium optimization manual ch. 9-10, [AB20]
  * [AB21] Abrash's Black Book, [IP] the Pentium Processor User's Manual vol. 1
  * §3.1.2, [EM] emboss.co.nz/pentopt/pairing.html, [VT] Intel VTune help
  * "Bank Conflict", and the instruction costs [IL] InstLatX86 on a P54C,
- * InstLatx64 GenuineIntel0000526_P54C_InstLatX86.txt (P55C:
- * GenuineIntel0000543_P55C_InstLatX86.txt). Where the P54C and P55C differ
- * the value is the band between them (RDTSC 12-13: 12.50 +- 0.50); CPUID
- * leaf 1 (17 vs 22) states none, a band of 5 clocks would check little.
- * The bodies the model does not cover (CPUID, PUSHAD/POPAD) carry the [IL]
- * measurement instead, cited, and tests/model pins them too. */
+ * InstLatx64 GenuineIntel0000526_P54C_InstLatX86.txt (and its 0000525 and
+ * 000052C siblings, which agree on every row used here). The bodies the
+ * model does not cover (CPUID, PUSHAD/POPAD) carry the [IL] measurement
+ * instead, cited, and tests/model pins them too (CPUID leaf 1 takes 17 on
+ * the P54C and 22 on the P55C: no row). */
 #include "uarch.h"
 
 #define MODEL "P5 pairing model (scripts/p5model.py)"
@@ -47,7 +50,8 @@ static const struct uarch_expect p5_table[] = {
      * not-pairable multi-clock instructions (shifts by CL, IMUL, MUL, BSWAP,
      * MOVZX, XCHG, DIV, IDIV) cost their [IL] value each, back to back:
      * MUL 9, DIV r32 41 (full) / 42 ("1/1 eax upd"), IDIV r32 46-47, XCHG
-     * r32,r32 L 3 T 3. */
+     * r32,r32 L 3 T 3. BSWAP r32 2 is the P54C's; the P55C takes 1 ([IL55]
+     * L 1 T 1): its rows in p55c.c. */
     EXPECT("lat/add", 1.00, MODEL),
     EXPECT("lat/add/tput", 2.00, MODEL),
     EXPECT("lat/sub", 1.00, MODEL),
@@ -168,8 +172,8 @@ static const struct uarch_expect p5_table[] = {
      * 1. */
     EXPECT("p5/pairing/disp_reg", 1.00, MODEL),
     /* p5/pairing/prefix66: c0 66h (U, alone) | c1 add ax,bx (U; the next is prefixed: not in V) |
-     * c2 66h | c3 add cx,dx -> 4. (P54C value; the PMMX decodes 66h in either pipe [A10] and was
-     * not measured in the reference.) */
+     * c2 66h | c3 add cx,dx -> 4 ([IL] ADD r16,r16 T 2.00). The P55C's prefix takes two clocks
+     * ([IL55] ADD r16,r16 T 3.00): its own row, p55c.c. */
     EXPECT("p5/pairing/prefix66", 4.00, MODEL),
     /* p5/pairing/push_push_pop_pop: c0 push eax (U) + push ebx (V) | c1 pop ecx (U) + pop edx (V)
      * -> 2. */
@@ -177,7 +181,7 @@ static const struct uarch_expect p5_table[] = {
     /* p5/pairing/push_pop: c0 push eax | c1 pop ecx, each alone -> 2. */
     EXPECT("p5/pairing/push_pop", 2.00, MODEL),
     /* p5/pairing/fxch_fadd: c0 fadd (U) + fxch st1 (V) | c1 fadd (U) + fxch st2 (V) -> 2. The
-     * stack depth stays. */
+     * stack depth stays. (P55C: [IL55] 2.42 per FADD + FXCH, p55c.c.) */
     EXPECT("p5/pairing/fxch_fadd", 2.00, MODEL),
     /* p5/pairing/fxch_alone: c0 fxch | c1 fxch [n+1], each alone -> 1. */
     EXPECT("p5/pairing/fxch_alone", 1.00, MODEL),
@@ -194,8 +198,8 @@ static const struct uarch_expect p5_table[] = {
     EXPECT_TOL("sys/cpuid/leaf_0", 16.00, 1.00, IL),
     EXPECT_TOL("sys/cpuid/x2", 32.00, 2.00, IL),
     EXPECT_TOL("sys/cpuid/x3", 48.00, 3.00, IL),
-    /* [IL] T 12.00 on three P54Cs, 13.00 on the P55C, back to back (NP). */
-    EXPECT_TOL("sys/rdtsc", 12.50, 0.50, MODEL),
+    /* [IL] T 12.00 on three P54Cs, back to back (NP); the P55C's 13.00 is its row in p55c.c. */
+    EXPECT("sys/rdtsc", 12.00, MODEL),
     /* [IL] P54C "PUSHAD + POPAD" L = T = 10.0. */
     EXPECT("sys/pushad_popad", 10.00, IL),
 };

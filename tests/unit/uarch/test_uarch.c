@@ -50,7 +50,7 @@ static void dumps_find_their_microarchitecture(void **state)
 {
     (void)state;
     assert_string_equal(name_of(&dump_intel_p54c_525), "P5");
-    assert_string_equal(name_of(&dump_intel_p55c_582), "P5");
+    assert_string_equal(name_of(&dump_intel_p55c_582), "P55C"); /* its own rows first, p55c.c */
     assert_string_equal(name_of(&dump_intel_ppro_619), "P6");
     assert_string_equal(name_of(&dump_intel_sapphire_rapids_806f8), "Golden Cove");
     assert_string_equal(name_of(&dump_amd_zen2_matisse_870f10), "Zen");
@@ -115,6 +115,29 @@ static void tables_give_the_value_and_its_source(void **state)
     assert_string_equal(e->source, "LLVM 16 sapphirerapids model");
     assert_null(expect_on(probe(&dump_intel_sapphire_rapids_806f8), "sys/cpuid/leaf_7", &from));
     assert_null(expect_on(probe(&dump_intel_p54c_525), "no/such/bench", &from));
+}
+
+/* The P55C (Pentium MMX) has its own rows where it differs from the P54C
+ * (kernel/uarch/p55c.c: BSWAP 1 clock, [IL55]); every other benchmark takes
+ * the P5 table's value, and a P54C never sees the P55C's. */
+static void the_p55c_differs_from_the_p54c_only_where_it_must(void **state)
+{
+    (void)state;
+    const struct uarch *from;
+    const struct uarch_expect *e = expect_on(probe(&dump_intel_p55c_582), "lat/bswap", &from);
+    assert_non_null(e);
+    assert_string_equal(from->name, "P55C");
+    assert_int_equal(e->x100, 100);
+    e = expect_on(probe(&dump_intel_p54c_525), "lat/bswap", &from);
+    assert_string_equal(from->name, "P5");
+    assert_int_equal(e->x100, 200);
+    e = expect_on(probe(&dump_intel_p55c_582), "p5/pairing/prefix66", &from);
+    assert_string_equal(from->name, "P55C");
+    assert_int_equal(e->x100, 600);
+    e = expect_on(probe(&dump_intel_p55c_582), "lat/add", &from);
+    assert_string_equal(from->name, "P5");
+    assert_int_equal(e->x100, 100);
+    assert_string_equal(uarch_named("p55c")->name, "P55C");
 }
 
 /* A family's cited values come before LLVM's model of the generation: Zen 4
@@ -393,6 +416,7 @@ int main(void)
         cmocka_unit_test(dumps_find_their_microarchitecture),
         cmocka_unit_test(unknown_identities_get_no_expectation),
         cmocka_unit_test(tables_give_the_value_and_its_source),
+        cmocka_unit_test(the_p55c_differs_from_the_p54c_only_where_it_must),
         cmocka_unit_test(cited_values_first_then_the_llvm_model),
         cmocka_unit_test(llvm_models_cover_what_no_file_claims),
         cmocka_unit_test(contradicting_identities_are_uncertain),
