@@ -360,7 +360,7 @@ def parse_insn(text, cpu=P54C, count_imm8=None):
             i.mem = [(mems[0], size)]
             if dst[0] == "mem" and op not in ("mov", "cmp", "test"):
                 i.rmw, i.cost = True, (3, 3)
-            elif dst[0] == "reg" and op != "mov":
+            elif op != "mov":                 # ALU reg,mem; CMP/TEST mem forms: 2 [AB20]
                 i.cost = (2, 2)
         if op in ("adc", "sbb"):
             i.cls = "PU"
@@ -493,6 +493,9 @@ def parse_insn(text, cpu=P54C, count_imm8=None):
 def _np(i, key, cpu=P54C):
     i.cls = "NP"
     cost, note = NP_COST[key]
+    if key in ("test_imm", "disp_imm"):      # a pairing rule only: the memory costs stay [A10b]
+        i.note = note
+        return
     if i.rmw or i.cost != (1, 1):
         raise OutOfModel(f"`{i.text}`: a memory form of a not-pairable instruction is not modelled")
     i.cost, i.note = cost[cpu], note

@@ -237,6 +237,9 @@ def test_agi_in_a_pair_stalls_both_pipes():
     ("movb 3(%esi), %al; movb 4(%esi), %bl", 1, "[A10b] next dword"),
     ("movl (%esi), %eax; movl 32000(%esi), %ebx", 2, "[A10b] same bank"),
     ("movl (%esi), %eax; movl 32004(%esi), %ebx", 1, "[A10b] other bank"),
+    # displacement + immediate: not pairable, the memory costs stay [IP][A10][AB20]
+    ("addl $1, 4(%esi)", 3, "[IL] ADD [m32],imm8 T 3.00"),
+    ("cmpl $1, 4(%esi)", 2, "[AB20] CMP mem forms 2"),
     # 66h prefix [IL] ADD r16,r16 T 2.00
     ("addw %bx, %ax; addw %dx, %cx", 4, "[IL] 2 each"),
     ("addl %ebx, %eax; addl %edx, %ecx", 1, "control"),
@@ -284,7 +287,7 @@ def test_each_chip_has_its_own_value_not_a_band():
     ("fisttpl (%esi)", "fisttp"),           # SSE3, not a P5 instruction
     ("btl %eax, (%esi)", "memory"),
     ("movl %cr0, %eax", "%cr0"),
-    ("addl $1, 4(%esi)", "memory form"),
+    ("imull (%esi), %eax", "memory operand"),
 ])
 def test_out_of_model_is_said(body, word):
     with pytest.raises(m.OutOfModel, match=word):
