@@ -3,7 +3,7 @@
 
   scripts/p5model.py "addl %ebx, %eax; addl %eax, %ecx"   schedule and cycles per body
   scripts/p5model.py --bench p5/pairing/raw               the body of a declared benchmark
-  scripts/p5model.py --list                               every P5 expectation against the model
+  scripts/p5model.py --list [--cpu p55c]                  every P5 (P55C) expectation against the model
 
 The harness runs a body as 64 copies back to back, so pairs can form across
 the boundary between two copies. The model issues that stream in order, the
@@ -21,26 +21,53 @@ Rules, each with its tag in docs/references.md:
             PUSH+PUSH, POP+POP, PUSH+CALL pair despite ESP [A10][IP][G26]
   disp+imm  an instruction with a displacement and an immediate does not pair
             (PPlain; on the PMMX it may still go to U) [IP][A10]
-  prefix    a 66h-prefixed instruction: one clock for the prefix in U, alone,
-            then U only (PPlain) [IP][A10][AB20]; [IL] ADD r16,r16 T 2.00.
-            The PMMX decodes 66h differently [A10]: not modelled (a caveat)
-  timings   MOV and ALU reg,reg/imm 1; ALU reg,mem 2; ALU mem,reg / mem,imm,
-            INC/DEC mem 3 [A10b][AB20]; two read-modify-writes paired: +2
+  prefix    a 66h-prefixed instruction goes to U only (PPlain [IP][A10]; the PMMX too,
+            Intel VTune "Prefix" [VTP]) after its prefix's decode clocks, alone: 1 on
+            the P54C, 2 on the P55C, less the instruction's own clocks after its first,
+            which hide them ([AB20]: a prefix overlaps the first cycle of a multi-cycle
+            instruction; [IL] ADD r16,r16 2, IMUL r16 9, SHL r16,CL 4, ADD r16,[m16]
+            T 2; [IL55] ADD r16,r16 3, ADD r16,[m16] 3, CWD 3; [VTP] "zero to three")
+  timings   MOV and ALU reg,reg/imm 1; ALU reg,mem and CMP/TEST mem 2; ALU mem,reg /
+            mem,imm, INC/DEC mem 3 [A10b][AB20] (with a displacement and an immediate:
+            not pairable, the same clocks); two read-modify-writes paired: +2
             (3 + 2 = 5, [IP][IL] ADD [m32],r32 T 2.50; inference in the reference)
   lockstep  a pair lasts as long as its slower half [AB20]
-  memory    both halves touching one dword, or one cache bank (address bits
-            2-4), cost the pair a clock [A10b][AB20][VT]
-  AGI       a register written in cycle N is not usable for an address
-            (also LEA's, and ESP for PUSH/POP after an explicit ESP write)
-            before cycle N+2; the pair stalls in lockstep [AB21][A9]
-  NP        multi-cycle instructions take their measured cost, alone [IL]
-            (intervals where two published values differ: P54C/P55C, or
-            [IL]'s two test variants); RDMSR/WRMSR per Intel's reference
-  x87       FADD L3 T1, FMUL L3 T2, FDIV L41 [IL]; an FP instruction waits
-            for its operands; FXCH pairs in V after an FP instruction [A10][IL]
+  memory    both halves touching one dword, or one cache bank (address bits 2-4), cost
+            the pair a clock [A10b][AB20][VT]
+  AGI       a register written in cycle N is not usable for an address (also LEA's,
+            and ESP for PUSH/POP after an explicit ESP write) before cycle N+2; the
+            pair stalls in lockstep [AB21][A9]
+  NP        not-pairable instructions take their measured cost, alone, per width and
+            per chip (NP_COST): [IL] (three P54Cs agree), [IL55] where the P55C differs
+            (BSWAP 1, SETcc 1, RDTSC 13); intervals where [IL] publishes two variants
+            (DIV/IDIV "full" / "ax upd"); RDMSR/WRMSR per Intel's reference. MUL/IMUL
+            r8, r16 11, r32 9; IMUL r,r and r,r,imm 9; DIV r8 17-18, r16 25-26, r32
+            41-42; IDIV r8 22-23, r16 30-31, r32 46-47; SHL/SHR/SAR/ROL/ROR by CL 4;
+            RCL/RCR by CL 7, by imm8 8 (by one: U only, 1); BT 4, BTS/BTR/BTC 7;
+            SHLD/SHRD 4; CMPXCHG r,r 6; XADD 3; XCHG 3; BSF 6; BSR 7; MOVZX/MOVSX 3;
+            CBW/CWDE 3; CWD/CDQ 2; CLC/STC/CMC/CLD/STD 2; LAHF/SAHF 3; AAA/AAS/DAA/
+            DAS 3; AAD 5; AAM 9; all NP ([IP] pairing categories, [A28])
+  x87       latency, FP-unit interval and integer overlap per instruction (X87):
+            [IL] FADD L3 T1, FMUL L3 T2, FDIV80 L41 T41, FCHS/FABS 1, FSQRT 70,
+            FXAM 17, FCOM/FTST/FNOP 1; [A28] (Agner Fog ch. 28.2) the rest (FLD m80 3,
+            FILD 3, FST m 2, FIST 6, FLDZ 2, FIADD 6, FIDIV 42, FICOM 4, FSIN/FCOS
+            65-100, FPTAN, FPATAN ...). An FP instruction waits for its operands and
+            for the FP unit; the stack is tracked through pushes, pops and FXCH. FXCH
+            pairs in V after the instructions [A28] marks "+" (FADD, FSUB, FMUL, FDIV,
+            FLD, FCOM, FCHS, FABS) [A10][IL]; on the P55C [IL55] measures FADD + FXCH at
+            T 2.42 per pair, which no published rule explains: such a pair is declined
+            there (kernel/uarch/p55c.c cites the measurement)
+  chips     cpu="p54c" (default; also the first P5) or "p55c" (Pentium MMX): the
+            prefix clocks, the NP rows above, FXCH pairing
+Sources not in docs/references.md's first list: [IL55] InstLatX86 on a P55C,
+GenuineIntel0000543_P55C_InstLatX86.txt of https://github.com/InstLatx64/InstLatx64 ;
+[A28] Agner Fog, Pentium optimization manual ch. 28.2, https://xiaohui.com/dev/mmx/mmx_p_28_2.htm ;
+[VTP] Intel VTune help "Prefix Penalty Indicator" (all in docs/references.md).
 Not modelled (the model says so with an error naming the instruction):
 branches in a body, string and system instructions other than those above,
-CPUID, PUSHAD/POPAD, code-fetch limits, cache misses (stores are assumed to hit:
+memory forms of the NP and bit instructions, locked (XCHG m) and CMPXCHG8B,
+CPUID, PUSHAD/POPAD, code-fetch limits (the P54C's T 1.00 for MOV r32,imm32
+[IL] is not reproduced), cache misses (stores are assumed to hit:
 the bench files read their store lines first). Memory addresses are compared
 only between operands with the same base and index registers, whose value
 is taken as 4-byte aligned (ESI/EDI: the 4 KiB aligned scratch page).

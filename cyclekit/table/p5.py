@@ -6,16 +6,26 @@ values come from the project's own pairing model, scripts/p5model.py (U/V
 pairing, lockstep, AGI, the 66h prefix, x87 latencies, with its sources).
 
 Only the forms a Pentium has are modelled: 8/16/32-bit general registers and
-the x87 register forms p5model knows. The forms come as 64-bit code, so each
-body's LLVM AT&T text is made 32-bit: RDI (the scratch address) becomes EDI,
-R8D..R15D (and their 16/8-bit names) become free legacy registers, one per
-register, so no dependency is added or lost. A throughput set with more
-registers than the Pentium has is modelled on its longest leading part that
-fits (two instructions at least): its copies are independent, so the cost
-per instruction is the same. Anything else (a 64-bit operand, MMX, a form
-p5model does not cover) has no P5 value.
+the x87 forms p5model knows. The forms come as 64-bit code, so each body's LLVM
+AT&T text is made 32-bit: RDI (the scratch address) becomes EDI, R8D..R15D (and
+their 16/8-bit names) and SIL/DIL (with the rest of RSI/RDI) become free legacy
+registers, one per register, so no dependency is added or lost. A throughput set
+is modelled on its copies that fit the P5's registers (two at least; a byte
+register needs one of AL..DL): its copies are independent, so the cost per
+instruction is the same. Where LLVM's set writes one destination register in
+every copy without reading it (a load, MOVZX, SETcc: free with renaming), each
+copy gets a spare register of its own, as the set means: on the in-order P5 the
+write-after-write would stop every pair [A10]. Memory operands keep the
+displacements the body has: copies in one cache bank (address bits 2-4) or one
+dword cost a pair a clock [A10b][AB20][VT], as they would on the chip. A shift
+or rotate by an imm8 of 1 (LLVM's RCL8ri: C0 /2 01) is told from the by-one form
+(D0 /2) by its bytes: [IL] RCL r8,imm8 8 against RCL r8,1 1. Anything else (a
+64-bit operand, MMX, a form p5model does not cover) has no P5 value.
 
-model_all(selected) -> {(opcode, "lat"|"tput"): summary like model.run_mca's}
+cpu: LLVM's name, pentium (the P54C and the first P5) or pentium-mmx (the P55C,
+p5model's cpu="p55c").
+
+model_all(selected, cpu="pentium") -> {(opcode, "lat"|"tput"): summary like model.run_mca's}
 """
 import importlib.util
 import os
