@@ -139,7 +139,12 @@ struct cpu_info {
     uint32_t max_leaf, max_ext_leaf, max_hv_leaf; /* 0 when absent */
     unsigned family, model, stepping, type; /* display family/model */
     char brand[49];             /* "" when absent */
-    char name[64];              /* microarchitecture / product, or "unknown (family F, model M)" */
+    char name[64];              /* microarchitecture / product, or "unknown (family F, model M)";
+                                   the features' name where they contradict the model number
+                                   (cpu_core.h) */
+    uint8_t named_by;           /* enum cpu_named_by (cpu_core.h): how name was decided */
+    uint32_t core_fits;         /* the cores (cpu_core_classes) the features fit, bit i each,
+                                   where they contradict the model number; else 0 */
     uint32_t features[FW_COUNT];
     char hv_vendor[13];         /* hypervisor vendor string, "" when none */
     struct {                    /* CPUID 0xA */

@@ -4,6 +4,7 @@
  * (leaves 0, 1, 7, 0AH, 15H, 16H, 80000002H-80000004H, 80000007H); AMD APM
  * Vol. 3, Appendix E (Fn0000_0001, Fn8000_0000/1/7). */
 #include "cpu.h"
+#include "cpu_core.h"
 #include "lib/kstring.h"
 
 static void put_reg(char *dst, uint32_t v)
@@ -170,6 +171,8 @@ static void clear_decoded(struct cpu_info *c)
     c->family = c->model = c->stepping = c->type = 0;
     kmemset(c->brand, 0, sizeof c->brand);
     kmemset(c->name, 0, sizeof c->name);
+    c->named_by = 0;
+    c->core_fits = 0;
     kmemset(c->features, 0, sizeof c->features);
     kmemset(c->hv_vendor, 0, sizeof c->hv_vendor);
     kmemset(&c->perfmon, 0, sizeof c->perfmon);
@@ -208,6 +211,7 @@ void cpu_decode(struct cpu_info *c)
     decode_hypervisor(c);
     cpu_decode_caches(c);
     cpu_decode_name(c);
+    cpu_decode_core(c);
 }
 
 void cpu_decode_raw(struct cpu_info *c, const struct cpuid_leaf_raw *raw, unsigned n)

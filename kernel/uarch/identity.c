@@ -6,6 +6,7 @@
  * is in doubt: the identity is marked uncertain and no table is attached by
  * name. The features are LLVM's definition of the CPU that cpu_models.c
  * maps the identity to (llvm_cpus.c). */
+#include "cpu/cpu_core.h"
 #include "cpu/cpu_models.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -30,6 +31,12 @@ static void trait_list(char *buf, size_t size, unsigned traits)
 
 bool uarch_identity_uncertain(const struct cpu_info *c, char *why, size_t size)
 {
+    /* The features named the core (cpu/cpu_core.c): certain; or could not: "unknown". */
+    if (c->generation == CPU_GEN_CPUID && c->named_by != CPU_NAMED_BY_MODEL) {
+        if (why && size)
+            cpu_core_why(c, why, size);
+        return c->named_by == CPU_NAMED_UNDECIDED;
+    }
     const struct cpu_model *m = c->generation == CPU_GEN_CPUID ? cpu_model_of(c) : NULL;
     const struct llvm_cpu *l = m ? llvm_cpu_named(m->llvm) : NULL;
     if (!l)

@@ -1,5 +1,6 @@
 /* The registry of microarchitectures (the ck_uarchs section) and the lookups
  * from a CPU's identity and a benchmark's name to an expectation. */
+#include "cpu/cpu_core.h"
 #include "cpu/cpu_models.h"
 #include "lib/kstring.h"
 #include "llvm_model.h"
@@ -45,7 +46,10 @@ void uarch_match(const struct cpu_info *c, struct uarch_match *m)
 {
     uint32_t spans[UARCH_MATCH_MAX];
     kmemset(m, 0, sizeof *m);
-    for (const struct uarch *u = uarch_begin(); u < uarch_end(); u++) {
+    /* The files' ranges are model numbers: not where the features named the
+     * core against the model number (cpu/cpu_core.c). */
+    bool by_model = c->named_by == CPU_NAMED_BY_MODEL;
+    for (const struct uarch *u = uarch_begin(); by_model && u < uarch_end(); u++) {
         uint32_t span = span_holding(u, c);
         if (!span || m->n == UARCH_MATCH_MAX)
             continue;
@@ -68,8 +72,9 @@ void uarch_match(const struct cpu_info *c, struct uarch_match *m)
 
 const struct uarch *uarch_llvm_of(const struct cpu_info *c)
 {
-    const struct cpu_model *id = c->generation == CPU_GEN_CPUID ? cpu_model_of(c) : NULL;
-    const struct llvm_model *l = id ? llvm_model_named(id->llvm) : NULL;
+    /* The model table's LLVM CPU, or the one of the core the features named. */
+    const char *name = c->generation == CPU_GEN_CPUID ? cpu_core_llvm(c) : NULL;
+    const struct llvm_model *l = name ? llvm_model_named(name) : NULL;
     if (!l || uarch_identity_uncertain(c, NULL, 0))
         return NULL;
     return &l->u;

@@ -255,15 +255,15 @@ static void test_skylake(void **state)
 }
 
 /* This project's host: a KVM guest whose CPUID says family 6 model 0xA7
- * (Rocket Lake) on a core with AMX and AVX512-FP16. The probe names it by the
- * model number; kernel/uarch marks the name uncertain (tests/unit/uarch). */
+ * on a core with AMX, AVX512-FP16 and PREFETCHI. The probe names it by its
+ * features, never by the model number (tests/unit/cpu/test_cpu_core.c). */
 static void test_kvm_guest_saying_rocket_lake(void **state)
 {
     (void)state;
     const struct cpu_info *c = probe(&dump_intel_kvm_a7_amx);
     assert_int_equal(c->family, 6);
     assert_int_equal(c->model, 0xa7);
-    assert_string_equal(c->name, "Rocket Lake");
+    assert_string_equal(c->name, "Granite Rapids (Redwood Cove)");
     assert_true(cpu_has(c, FEAT_HYPERVISOR));
     assert_string_equal(c->hv_vendor, "KVMKVMKVM");
     assert_true(cpu_has(c, FEAT_AMX_TILE));

@@ -305,20 +305,30 @@ static struct dump_leaf *made_up_leaf(uint32_t leaf, uint32_t subleaf)
 static void contradicting_identities_are_uncertain(void **state)
 {
     (void)state;
-    /* This project's host: a KVM guest saying model 0xA7 on a core with AMX. */
-    assert_uncertain(&dump_intel_kvm_a7_amx, "model 0xA7 says Rocket Lake",
-                     "has AVX512-FP16, AMX and AVX-VNNI, which Rocket Lake lacks");
-    assert_string_equal(info.name, "Rocket Lake");
-    /* Made up: a Skylake (506E3) with AVX512-FP16, CPUID.(7,0):EDX[23]. */
+    /* This project's host: a KVM guest saying model 0xA7 on a core with AMX:
+     * its features name it (kernel/cpu/cpu_core.c, tests/unit/cpu), so it is
+     * certain, and never called by the model number's name. */
+    assert_false(uarch_identity_uncertain(probe(&dump_intel_kvm_a7_amx), NULL, 0));
+    assert_string_equal(info.name, "Granite Rapids (Redwood Cove)");
+    /* Made up: a Skylake (506E3) with AVX512-FP16, CPUID.(7,0):EDX[23]: no
+     * core has AVX512-FP16 without AMX, so the features name none. */
     struct cpu_dump d = made_up(&dump_intel_skylake_506e3, "synthetic: Skylake 506E3 with AVX512-FP16");
     made_up_leaf(7, 0)->edx |= 1u << 23;
-    assert_uncertain(&d, "model 0x5E says Skylake", "has AVX512-FP16, which Skylake lacks");
+    assert_uncertain(&d, "model 0x5E) names a core", "without AVX512-FP16, which this CPU has");
+    assert_string_equal(info.name, "unknown (no core known has these features)");
     /* Made up: Zen 2 Matisse's leaves under a Zen 4 Raphael's signature
-     * (family 19h model 61h, in CPUID.1 and 80000001h EAX): no AVX-512. */
+     * (family 19h model 61h, in CPUID.1 and 80000001h EAX): no AVX-512,
+     * which every Zen 4 has; of family 19h, the features are Zen 3's. */
     d = made_up(&dump_amd_zen2_matisse_870f10, "synthetic: a Zen 4 signature without AVX-512");
     made_up_leaf(1, 0)->eax = 0x00a60f12;
     made_up_leaf(0x80000001, 0)->eax = 0x00a60f12;
-    assert_uncertain(&d, "family 0x19 model 0x61 says Zen 4", "lacks AVX-512F, which every Zen 4 has");
+    char why[200];
+    const struct cpu_info *c = probe(&d);
+    assert_false(uarch_identity_uncertain(c, why, sizeof why));
+    assert_string_equal(c->name, "Zen 3");
+    if (!strstr(why, "family 0x19, model 0x61) names a core with AVX-512F, which this CPU lacks"))
+        fail_msg("the reason \"%s\"", why);
+    assert_string_equal(uarch_name(uarch_llvm_of(c)), "znver3");
 }
 
 /* Identities whose features agree keep their tables: a Sapphire Rapids
