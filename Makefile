@@ -1,6 +1,6 @@
 # cyclekit: a bare-metal x86 benchmark kernel.
 #   make          the hybrid BIOS/UEFI ISO (build/cyclekit.iso)
-#   make run      boot it under QEMU (TCG), serial log on stdout, exit with the kernel's status
+#   make run      boot it under QEMU (TCG), the readable lines on stdout, the log saved, the kernel's status
 #   make run-kvm  the same under KVM;  make run-uefi  through OVMF
 #   make check    host unit tests, the Pentium instruction check, the P5 model, boot tests
 #   make check-pmu  the counters on the counting QEMU bed (docs/counters.md)
@@ -175,10 +175,13 @@ $(ISO): $(KERNEL) $(KERNEL_FB) iso/grub.cfg
 	cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isoroot 2>$(BUILD)/grub-mkrescue.log || { cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
 
-# qemu-system-x86_64 with -cpu max: an x86-64 CPU, so the run is in long mode
-# and the 64-bit benchmarks run too (RUNFLAGS="--qemu i386" for the 32-bit path).
-run: $(ISO)
-	$(RUN) --iso $(ISO) --qemu x86_64 $(RUNFLAGS)
+# `cyclekit run` (cyclekit/verbs/run.py): builds the ISO quietly, boots it in
+# qemu-system-x86_64 with -cpu max (an x86-64 CPU, so the run is in long mode and
+# the 64-bit benchmarks run too), shows the readable lines, saves the whole log
+# under build/logs/ and says where. RUNFLAGS are its flags and kernel options
+# (RUNFLAGS="--qemu i386" for the 32-bit path, "--json" for the records too).
+run:
+	@scripts/cyclekit run $(RUNFLAGS)
 
 # Other boot media (cyclekit/media.py): a GRUB network-boot directory
 # (BIOS and UEFI PXE) and a 1.44 MB floppy; NETBOOT_OPTIONS/FLOPPY_OPTIONS go

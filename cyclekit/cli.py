@@ -6,9 +6,12 @@ with the Debian package that has it (2), an output whose reader went away
 (141, as a shell reports SIGPIPE), Ctrl-C (130).
 """
 import argparse
+import difflib
 import os
+import re
 import sys
 
+from cyclekit import launch
 from cyclekit.verbs import VERBS
 
 # The Debian packages (scripts/deps installs them) that hold the modules the
@@ -18,12 +21,40 @@ DEBIAN_PACKAGE = {"matplotlib": "python3-matplotlib", "sqlalchemy": "python3-sql
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 2, 130, 141
 
 
+def nearest(word, names):
+    """The name closest to a mistyped WORD, or None."""
+    found = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An argument mistake as one line that says where the help is (argparse's
-    own prints the whole usage first)."""
+    own prints the whole usage first), with the nearest choice for a mistyped one."""
 
     def error(self, message):
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        near = m and nearest(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+        if near:
+            message += f"; did you mean '{near}'?"
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def innermost(parser, args):
+    """The parser of the verb (and of its command: `db show`) that ARGS were parsed with."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and getattr(args, action.dest, None) in action.choices:
+            return innermost(action.choices[getattr(args, action.dest)], args)
+    return parser
+
+
+def unrecognized(parser, extra):
+    """The one line for words no option of the verb takes, each with the nearest option's name."""
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    near = [(w, nearest(w.split("=")[0], options)) for w in extra if w.startswith("-")]
+    hint = "; ".join(f"did you mean {n} for {w}?" if len(near) > 1 else f"did you mean {n}?"
+                     for w, n in near if n)
+    parser.error(f"unrecognized argument{'s' if len(extra) > 1 else ''}: {' '.join(extra)}"
+                 + (f"; {hint}" if hint else ""))
 
 
 def parser():
@@ -48,7 +79,9 @@ def missing_module(verb, error):
 
 def main(argv=None):
     top = parser()
-    args = top.parse_args(argv)
+    args, extra = top.parse_known_args(argv)
+    if extra:
+        unrecognized(innermost(top, args), extra)
     module = getattr(args, "module", None)
     if not module:
         top.print_help(sys.stderr)
@@ -66,6 +99,12 @@ def main(argv=None):
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
         print(f"cyclekit {module.VERB}: {where}{e.strerror or e}", file=sys.stderr)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        # Ctrl-C: a run's runner was stopped and waited for (launch.Interrupted names its log).
+        log = getattr(e, "log", None)
+        log = log and launch.shown_path(log)
+        start = "\n" if sys.stderr.isatty() else ""     # after the terminal's ^C
+        print(f"{start}cyclekit {module.VERB}: interrupted" + (f"; the partial log: {log}" if log else ""),
+              file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_USAGE

@@ -6,11 +6,17 @@ kernel's status.
   cyclekit run --cpu pentium --icount bench='p5/*'
   cyclekit run --uefi --smp 2 samples=51
   cyclekit run --qemu i386                  the 32-bit machine (no long mode: no 64-bit bodies)
-  cyclekit run --hosted [--bits 64]         the whole suite natively, in Linux ring 3
+  cyclekit run --hosted [--bits 32|64]     the whole suite natively, in Linux ring 3 (default: the
+                                          host's width; --mode is the same flag)
+
+The kernel options (key=value words after the flags) are listed in
+docs/options.md. The build (`make iso`, `make hosted`) is quiet: one line,
+and its output only when it fails.
 
 The exit status is the kernel's, except that options the kernel did not know
 (its note "unknown option ...") make it 2: the run still went on, as it does
 on a real machine, but a script learns that it did not measure what it asked.
+Ctrl-C stops the run: 130, and one line names the partial log.
 """
 import sys
 
@@ -27,11 +33,12 @@ QEMU_ONLY = ("cpu", "qemu", "kvm", "uefi", "smp", "icount", "icount_shift")
 def add_arguments(parser):
     launch.add_boot_arguments(parser)
     parser.add_argument("--hosted", action="store_true",
-                        help="run the hosted runner (build/cyclekit-hosted) natively instead of booting QEMU")
-    parser.add_argument("--bits", type=int, choices=(32, 64),
-                        help="with --hosted: 32 (build/cyclekit-hosted, the default) or 64 (-hosted64)")
+                        help="run the hosted runner natively (Linux ring 3) instead of booting QEMU")
+    launch.add_bits_argument(parser, "with --hosted: 32 (build/cyclekit-hosted) or 64 (build/cyclekit-hosted64); "
+                              f"default: this host's, {launch.host_bits()}")
     parser.add_argument("options", nargs="*", metavar="OPTION",
-                        help="kernel options, key=value (see `cyclekit run help`)")
+                        help="kernel options, key=value (bench='lat/*' samples=51 ...; every option: "
+                             "docs/options.md)")
 
 
 def refusal(args):
@@ -39,12 +46,13 @@ def refusal(args):
     if args.smp is not None and args.smp < 1:
         return f"--smp {args.smp}: at least 1"
     if args.bits and not args.hosted:
-        return f"--bits {args.bits} chooses a hosted runner: give --hosted too"
+        return f"--bits {args.bits} chooses a hosted runner: give --hosted too (QEMU: --qemu i386|x86_64)"
     if args.hosted:
         given = [f"--{k.replace('_', '-')}" for k in QEMU_ONLY if getattr(args, k) not in (None, False)]
         if given:
             return f"{', '.join(given)}: QEMU's choices, and --hosted runs without QEMU"
-    return None
+        return None
+    return launch.cpu_refusal(args.cpu, args.qemu or "x86_64")
 
 
 def kernel_notes(log_file):
@@ -57,14 +65,17 @@ def kernel_notes(log_file):
     return log.unknown_options(), errors
 
 
+def build(target, what):
+    """`make TARGET`, quietly: one line, and the build's own output only when it fails
+    (media.MediaError)."""
+    print(f"cyclekit run: building {what} (make {target}) ...", file=sys.stderr, flush=True)
+    media.make(target)
+
+
 def start(args, log):
-    """Build what is needed and run; the run's status."""
+    """Run what was built; the run's status."""
     if args.hosted:
-        if not args.no_build:
-            media.make("hosted")
-        return launch.hosted(args.options, log, show_json=args.json, mode=args.bits or 32)
-    if not args.no_build:
-        media.make("iso")
+        return launch.hosted(args.options, log, show_json=args.json, mode=args.bits or launch.host_bits())
     choices = launch.qemu_choices(args)
     choices["qemu"] = choices["qemu"] or "x86_64"     # like `make run`: a CPU with long mode
     cmd = launch.qemu_command(cmdline=" ".join(args.options), **choices)
@@ -76,8 +87,10 @@ def run(args):
     if bad:
         print(f"cyclekit run: {bad}", file=sys.stderr)
         return EXIT_USAGE
-    log = args.log or launch.log_path("run")
     try:
+        if not args.no_build:
+            build(*(("hosted", "the hosted runners") if args.hosted else ("iso", "build/cyclekit.iso")))
+        log = args.log or launch.log_path("run")
         rc = start(args, log)
     except media.MediaError as e:
         print(f"cyclekit run: {e}", file=sys.stderr)
@@ -89,5 +102,6 @@ def run(args):
         return EXIT_USAGE
     # A script reads one line: a failed run's line says the kernel's first error.
     said = f"the kernel said: {errors[0]}; " if rc != 0 and errors else ""
-    print(f"cyclekit run: {said}log saved to {log} (status {rc}; `cyclekit log check {log}`)", file=sys.stderr)
+    print(f"cyclekit run: {said}log saved to {launch.shown_path(log)} (status {rc}; "
+          f"`cyclekit log check {launch.shown_path(log)}`)", file=sys.stderr)
     return rc
