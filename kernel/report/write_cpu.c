@@ -2,6 +2,7 @@
  * programs. The record carries every raw leaf read, so a log can be decoded
  * again on the host (cpu_decode_raw) with newer tables. */
 #include "cpu/cpu.h"
+#include "cpu/cpu_core.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "record/log.h"
@@ -119,10 +120,28 @@ static void record_uarch(const struct cpu_info *c)
         rec_str("uarch_uncertain", why);
 }
 
+/* How the name was decided (cpu/cpu_core.c): by the model number, or by the
+ * features against it, with the reason and the cores they fit. */
+static void record_named_by(const struct cpu_info *c)
+{
+    char why[240];
+    rec_str("named_by", cpu_named_by_name(c->named_by));
+    if (c->named_by == CPU_NAMED_BY_MODEL)
+        return;
+    cpu_core_why(c, why, sizeof why);
+    rec_str("named_why", why);
+    rec_arr_open("candidates");
+    for (unsigned i = 0; i < cpu_core_class_count; i++)
+        if ((c->core_fits >> i) & 1)
+            rec_str(NULL, cpu_core_classes[i].name);
+    rec_arr_close();
+}
+
 static void text_section(const struct cpu_info *c)
 {
     log_text("\n== CPU ==\n");
-    log_text("  name:     %s\n", c->name);
+    log_text("  name:     %s%s\n", c->name,
+             c->named_by == CPU_NAMED_BY_FEATURES ? " (named by its features)" : "");
     if (c->generation != CPU_GEN_CPUID) {
         log_text("  cpuid:    none (%s)\n", c->generation == CPU_GEN_386
                                                    ? "EFLAGS.AC cannot be toggled: a 386"
@@ -253,6 +272,7 @@ static void record(const struct cpu_info *c, const struct cpu_microcode *mc,
     rec_u64("stepping", c->stepping);
     rec_u64("processor_type", c->type); /* "type" names the record */
     rec_str("name", c->name);
+    record_named_by(c);
     rec_str("brand", c->brand);
     rec_hex("max_leaf", c->max_leaf);
     rec_hex("max_ext_leaf", c->max_ext_leaf);
@@ -318,6 +338,14 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
     char why[200];
     if (uarch_identity_uncertain(c, why, sizeof why))
         log_note("info", "cpu", "uncertain microarchitecture: %s; no expectations attached", why);
+    const struct cpu_core_class *k = cpu_core_named(c);
+    if (k) {
+        char core_why[240];
+        cpu_core_why(c, core_why, sizeof core_why);
+        log_note("info", "cpu", "%s, named by its features: %s; LLVM's model: %s%s%s", c->name,
+                 core_why, k->llvm, k->nearest ? ", the nearest: LLVM 16 has no model of " : "",
+                 k->nearest ? k->name : "");
+    }
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c, mc, xs);
@@ -326,7 +354,10 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
         brand++;
     char shown[96];
     /* First, so that the header's shortening keeps it. */
+    /* A core named by its features shows that name, not the brand (which a
+     * hypervisor may have made up too). */
     ksnprintf(shown, sizeof shown, "%s%s",
-              uarch_identity_uncertain(c, NULL, 0) ? "(uarch uncertain) " : "", brand[0] ? brand : c->name);
+              uarch_identity_uncertain(c, NULL, 0) ? "(uarch uncertain) " : "",
+              brand[0] && c->named_by == CPU_NAMED_BY_MODEL ? brand : c->name);
     screen_cpu(shown);
 }
