@@ -14,6 +14,8 @@ What is taken from llvm-mca and why: cyclekit/llvm_expect.py.
 
   scripts/gen-expectations            rewrite both files
   scripts/gen-expectations --check    exit 1 when either differs from what would be written
+  scripts/gen-expectations --host     rewrite cyclekit/llvm_cpu_table.py alone (no kernel,
+                                      no llvm-mca run over the bodies)
 
 (scripts/gen-expectations runs this module with the checkout's package.)
 """
@@ -34,6 +36,8 @@ TRAIT_MACROS = {"0": (), "A2": ("avx2",), "S512": ("avx2", "avx512f"),
                 "ADL": ("avx2", "avx_vnni"),
                 "SPR": ("avx2", "avx512f", "avx512_fp16", "amx_tile", "avx_vnni")}
 ROW = re.compile(r'^\s*ROW(?P<kind>|_STEPPINGS|_TYPE)\((?P<args>.*)\),')
+CORES = os.path.join(ROOT, "kernel", "cpu", "cpu_core.c")
+CORE_H = os.path.join(ROOT, "kernel", "cpu", "cpu_core.h")
 
 
 def read(path):
@@ -50,7 +54,7 @@ def identity_rows():
         m = ROW.match(line)
         if not m:
             continue
-        args = [a.strip() for a in re.findall(r'"[^"]*"|[^,]+', m.group("args"))]
+        args = [a.strip() for a in re.findall(r'\s*("[^"]*"|[^,]+)', m.group("args"))]
         vendor, family = vendors[args[0]], int(args[1], 16)
         if m.group("kind") == "_STEPPINGS":
             first = last = int(args[2], 16)
@@ -63,6 +67,38 @@ def identity_rows():
         name, llvm_name = (None if v == "NULL" else v.strip('"') for v in (rest[0], rest[-1]))
         rows.append((vendor, family, first, last, s0, s1, name, llvm_name))
     return rows
+
+
+def core_traits():
+    """{CT_ name: bit} of cpu_core.h, and the names cpu_core.c gives them, in bit order."""
+    bits = {n: int(v) for n, v in re.findall(r'(CT_\w+) = 1u << (\d+)', read(CORE_H))}
+    names = re.search(r'trait_names\[CT_COUNT\] = \{(.*?)\};', read(CORES), re.S).group(1)
+    return bits, re.findall(r'"([^"]*)"', names)
+
+
+def core_classes():
+    """(vendor, family, name, core, llvm, nearest, rows, sure, any, may) of cpu_core.c's
+    classes, the trait sets as tuples of cpu_core.c's trait names."""
+    text = read(CORES)
+    bits, names = core_traits()
+    env = {n: 1 << b for n, b in bits.items()}
+    for name, expr in re.findall(r'^#define (I_\w+|Z4) \((.*)\)$', text, re.M):
+        env[name] = eval(expr.replace("|", "|"), {}, dict(env))
+    body = re.search(r'cpu_core_classes\[\] = \{(.*?)\n\};', text, re.S).group(1)
+    body = re.sub(r'/\*.*?\*/', '', body, flags=re.S)
+    out = []
+    for kind, args in re.findall(r'\b(INTEL|AMD)\((.*?)\),\s*(?=INTEL\(|AMD\(|$)', body, re.S):
+        a = [x.strip() for x in re.findall(r'\s*("[^"]*"|[^,]+)', " ".join(args.split()))]
+        val = lambda e: 0 if e == "0" else eval(e, {}, dict(env))
+        traits = lambda v: tuple(names[b] for b in range(len(names)) if v >> b & 1)
+        if kind == "INTEL":
+            fam, (nm, core, llvm, near, sure, any_, may), rows = 0, a[:7], a[7:]
+        else:
+            fam, (nm, core, llvm, near, sure, may), rows, any_ = int(a[0], 16), a[1:7], a[7:], "0"
+        out.append(("Intel" if kind == "INTEL" else "AMD", fam, nm.strip('"'), core.strip('"'),
+                    llvm.strip('"'), near == "true", tuple(r.strip('"') for r in rows),
+                    traits(val(sure)), traits(val(any_)), traits(val(may))))
+    return out
 
 
 def llvm_cpus():
@@ -157,7 +193,11 @@ def host_file(rows, cpus, out):
     lines += [f"    {n!r}: {t!r}," for n, t in cpus.items()]
     lines += ["}", "MODELS = {"]
     lines += [f"    {cpu!r}: {res!r}," for cpu, (res, _) in out.items()]
-    lines += ["}", ""]
+    lines += ["}", "# kernel/cpu/cpu_core.c: the cores by their features (vendor, family, name,",
+              "# core, LLVM CPU, whether it is only the nearest, the model table's rows of it,",
+              "# the traits it surely has, one of which it has, it may have).", "CORES = ("]
+    lines += [f"    {c!r}," for c in core_classes()]
+    lines += [")", ""]
     return "\n".join(lines)
 
 
@@ -165,6 +205,9 @@ def main():
     ap = argparse.ArgumentParser(prog="gen-expectations",
                                  description="Generate the LLVM expectation tables (make expectations).")
     ap.add_argument("--check", action="store_true", help="exit 1 when a generated file is stale")
+    ap.add_argument("--host", action="store_true",
+                    help="rewrite cyclekit/llvm_cpu_table.py alone: the identity rows, traits and "
+                         "cores of the C tables, and which LLVM CPUs have a scheduling model")
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "cyclekit.elf"))
     ap.add_argument("--cc", default="gcc -m32",
                     help="the compiler that built the kernel (the Makefile's KCC): it lays out struct bench")
@@ -173,6 +216,17 @@ def main():
         mca, mc = llvm.find("mca"), llvm.find("mc")
     except llvm.LlvmMissing as e:
         raise SystemExit(f"gen-expectations: {e}")
+    if args.host:
+        rows, cpus = identity_rows(), llvm_cpus()
+        out = {}
+        for cpu in cpus:
+            resources = llvm_expect.scheduling_resources(mca, cpu)
+            if resources is not None:
+                out[cpu] = (resources, None)
+        with open(HOST, "w") as f:
+            f.write(host_file(rows, cpus, out))
+        print(f"gen-expectations: wrote {os.path.relpath(HOST, ROOT)}")
+        return
     if not os.path.exists(args.elf):
         raise SystemExit(f"gen-expectations: {args.elf} not built (make kernel)")
     version = subprocess.run([mca, "--version"], capture_output=True, text=True).stdout

@@ -150,6 +150,65 @@ def test_llvm_cpu_names_and_an_uncertain_identity():
     assert llvm_cpus.choose({"name": "Pentium (P54C)", "features": []}) == ("pentium", None)
     assert llvm_cpus.choose({"name": "Hypothetical", "features": []})[0] is None
 
+    # The core named by its features (issue 29 item 12), from the unit tests' CPUID dumps:
+    # a cpu record as an older kernel wrote it (identity and raw leaves, no named_by).
+    dumps = os.path.join(ROOT, "tests", "unit", "cpu_dumps")
+
+    def record(dump, changes=()):
+        regs = {}
+        for line in open(os.path.join(dumps, dump + ".txt")):
+            m = re.match(r"CPUID ([0-9A-F]{8}): (\w{8})-(\w{8})-(\w{8})-(\w{8})(?: \[SL (\w\w)\])?", line)
+            if m:
+                regs[int(m[1], 16), int(m[6] or "0", 16)] = [int(x, 16) for x in m.group(2, 3, 4, 5)]
+        for (leaf, sub, reg), (clear, put) in changes:
+            regs[leaf, sub]["abcd".index(reg)] = regs[leaf, sub]["abcd".index(reg)] & ~clear | put
+        eax = regs[1, 0][0]
+        family = (eax >> 8 & 15) + ((eax >> 20 & 255) if (eax >> 8 & 15) == 15 else 0)
+        model = (eax >> 4 & 15) | ((eax >> 12 & 0xf0) if (eax >> 8 & 15) in (6, 15) else 0)
+        vendor = "AMD" if regs[0, 0][1] == 0x68747541 else "Intel"
+        raw = [{"leaf": hex(leaf), "subleaf": sub, "eax": hex(r[0]), "ebx": hex(r[1]),
+                "ecx": hex(r[2]), "edx": hex(r[3])} for (leaf, sub), r in regs.items()]
+        has = llvm_cpus.core_traits({"raw": raw})[0]
+        return {"vendor": vendor, "family": family, "model": model, "stepping": eax & 15,
+                "name": llvm_cpus.by_identity(vendor, family, model, eax & 15)[0], "raw": raw,
+                "features": [f for f, t in llvm_cpus.FEATURE_TRAITS.items() if t in has]}
+
+    amx_fp16 = ((7, 1, "a"), (0, 1 << 21))
+    gnr = record("intel_kvm_a7_amx", [amx_fp16])
+    assert gnr["name"] == "Rocket Lake" and gnr["model"] == 0xA7       # what the model number says
+    name, note = llvm_cpus.choose(gnr)
+    assert name == "graniterapids" and note.startswith("Granite Rapids (Redwood Cove), named by its features")
+    assert "PREFETCHI" in note and "Rocket Lake" not in note and "SKX" in note
+    assert llvm_cpus.choose(record("intel_kvm_a7_amx"))[0] == "graniterapids"   # PREFETCHI alone
+    # The kernel's own record says how it named the core: the same choice.
+    kernel = dict(gnr, name="Granite Rapids (Redwood Cove)", named_by="features",
+                  named_why="the model number names a core without AMX-TILE", candidates=["Granite Rapids"])
+    assert llvm_cpus.choose(kernel)[0] == "graniterapids"
+    # A Sapphire Rapids: AMX without PREFETCHI or AMX-FP16; by its model number, and under 0xA7.
+    assert llvm_cpus.choose(record("intel_sapphire_rapids_806f8")) == ("sapphirerapids", None)
+    name, note = llvm_cpus.choose(record("intel_sapphire_rapids_806f8", [((1, 0, "a"), (~0, 0xA0671))]))
+    assert name == "sapphirerapids" and note.startswith("Sapphire/Emerald Rapids (Golden Cove), named by its features")
+    # A real Rocket Lake: model 0xA7, AVX-512 without AMX.
+    rkl = record("intel_kvm_a7_amx", [((7, 0, "d"), ((1 << 22) | (1 << 23) | (1 << 24) | (1 << 25), 0)),
+                                       ((7, 1, "a"), (~0, 0)), ((7, 1, "d"), (~0, 0))])
+    assert llvm_cpus.choose(rkl) == ("rocketlake", None)
+    # A contradiction the features cannot decide: AVX-VNNI without AVX-512 under 0xA7.
+    adl = record("intel_kvm_a7_amx", [((7, 0, "b"), (1 << 16, 0)), ((7, 0, "c"), ((1 << 6) | (1 << 11), 0)),
+                                       ((7, 0, "d"), ((1 << 23) | (1 << 24), 0)),
+                                       ((7, 1, "a"), (~0, 1 << 4)), ((7, 1, "d"), (~0, 0))])
+    name, note = llvm_cpus.choose(adl)
+    assert name is None and note.startswith("unknown core") and "Rocket Lake" not in note
+    assert "candidates: Alder/Raptor Lake, Meteor Lake" in note and "--cpu (alderlake, meteorlake)" in note
+    # This machine's Zen 5 (family 1Ah): its model number stands, and LLVM 16 has no Zen 5.
+    zen5 = record("amd_zen5_turin_like_b00f21")
+    assert zen5["name"] == "Zen 5"
+    name, note = llvm_cpus.choose(zen5)
+    assert name is None and "choose one with --cpu" in note
+    # Its features under a Zen 4 signature are Zen 5's: LLVM 16's nearest, said so.
+    name, note = llvm_cpus.choose(record("amd_zen5_turin_like_b00f21", [((1, 0, "a"), (~0, 0xA10F11))]))
+    assert name == "znver4" and "Zen 5, named by its features" in note
+    assert "LLVM 16 has no model of it; znver4 is the nearest" in note
+
 
 def test_an_llvm_older_than_16_is_passed_over_and_named(tmp_path, monkeypatch):
     """Debian 12's clang brings llvm-14 beside llvm-16: the newest from 16 on is
