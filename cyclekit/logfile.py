@@ -196,10 +196,3 @@ def table(log, tsv=False):
     lines.append("run trust: " + trust.verdict_text(run, marks))
     key = trust.legend(marks)
     return "\n".join(lines + ([key] if key else []))
-
-
-def compare(a, b):
-    """Two logs side by side as text: per benchmark A, B and B/A (the one
-    comparison, results.compare, read without the spreads)."""
-    from cyclekit.results import compare as comparison     # it reads Runs, which read Logs
-    return comparison.text(a, b)

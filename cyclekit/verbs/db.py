@@ -1,8 +1,9 @@
 """`cyclekit db`: a results database of many runs on many machines.
 
-  cyclekit db import LOG...        store complete logs (each once; a truncated log is refused, with why);
-                                   a LOG may be a UEFI stick or --usb image: every log on it,
-                                   or an instruction table (`cyclekit table -o DIR`: DIR or its table.jsonl)
+  cyclekit db import LOG|TABLE...  store complete logs (each once; a truncated log is refused, with why);
+                                   a LOG may be a UEFI stick or --usb image: every log on it;
+                                   a TABLE is an instruction table (`cyclekit table -o DIR`: DIR or
+                                   its table.jsonl)
   cyclekit db machines             the machines and how many runs each
   cyclekit db runs                 the stored runs: machine, platform, status, trust, build, options
   cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*'),
@@ -11,7 +12,7 @@
                                    timer, marks "ok"), flagged (marked, on a trusted timer),
                                    untrusted (an emulator or an untrusted timer: mark U)
   cyclekit db compare RUN RUN      two stored runs side by side (RUN: number or run id)
-  cyclekit db export --csv [-o F]  every stored result, one CSV row each
+  cyclekit db export [-o F]        every stored result, one CSV row each (--csv: the same)
 
 --db PATH|URL picks the database: a file path (SQLite), or
 postgresql://user@host/dbname for a lab's shared server (also
@@ -19,10 +20,12 @@ postgresql://user@/dbname?host=/socket/dir). Default: SQLite at
 $XDG_DATA_HOME/cyclekit/results.db (~/.local/share/cyclekit/results.db).
 An older database is brought up to the current schema when opened
 (results/migrate.py: the trust columns added and filled from its rows).
-Exit: 0 done, 1 a log refused or nothing found, 2 a usage or database error.
+Exit: 0 done, 1 a log refused or nothing found, 2 a usage or database error or
+a file that is not there.
 """
 import argparse
 import csv
+import os
 import sys
 
 from cyclekit import trust
@@ -38,8 +41,11 @@ def add_arguments(parser):
     parser.add_argument("--db", metavar="PATH|URL", default=None,
                         help="SQLite file or postgresql:// URL (default: the user's data dir)")
     cmds = parser.add_subparsers(dest="dbcmd", metavar="COMMAND")
-    p = cmds.add_parser("import", parents=[common], help="store logs")
-    p.add_argument("logs", nargs="+", metavar="LOG")
+    p = cmds.add_parser("import", parents=[common], help="store logs and instruction tables",
+                        description="Store complete logs (each once) and instruction tables.")
+    p.add_argument("logs", nargs="+", metavar="LOG|TABLE",
+                   help="a serial log; a UEFI stick or --usb image (every log on it); or an instruction "
+                        "table, `cyclekit table -o DIR`'s DIR or its table.jsonl")
     cmds.add_parser("machines", parents=[common], help="list the machines")
     by_trust = argparse.ArgumentParser(add_help=False)
     by_trust.add_argument("--trust", choices=trust.LEVELS, metavar="|".join(trust.LEVELS),
@@ -51,7 +57,7 @@ def add_arguments(parser):
     p = cmds.add_parser("compare", parents=[common], help="two runs side by side")
     p.add_argument("runs", nargs=2, metavar="RUN")
     p = cmds.add_parser("export", parents=[common], help="all results as CSV")
-    p.add_argument("--csv", action="store_true", required=True, help="CSV (the one format)")
+    p.add_argument("--csv", action="store_true", help="CSV: the one format, and the default")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
 
 
@@ -62,7 +68,7 @@ def _value(v, unit=""):
 def cmd_import(store, engine, args):
     import tempfile
     from cyclekit.results import table_rows
-    from cyclekit.verbs import logs as stick
+    from cyclekit import sticklogs as stick
     counts = {"stored": 0, "duplicate": 0, "refused": 0}
     tables = [p for p in args.logs if table_rows.is_table(p)]       # cyclekit table's output
     for path in tables:
@@ -183,9 +189,18 @@ COMMANDS = {"import": cmd_import, "machines": cmd_machines, "runs": cmd_runs, "s
             "export": cmd_export}
 
 
+def missing_inputs(args):
+    """`import`'s paths that are not there (a mistake: exit 2, before the database is opened)."""
+    return [p for p in args.logs if not os.path.exists(p)] if args.dbcmd == "import" else []
+
+
 def run(args):
     if not args.dbcmd:
         print(__doc__, file=sys.stderr)
+        return 2
+    missing = missing_inputs(args)
+    if missing:
+        print(f"cyclekit db import: {', '.join(missing)}: No such file or directory", file=sys.stderr)
         return 2
     from cyclekit.results import migrate, store          # SQLAlchemy: only when it runs
     from sqlalchemy.exc import SQLAlchemyError

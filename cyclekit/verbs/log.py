@@ -1,4 +1,5 @@
-"""`cyclekit log`: check, list, tabulate or compare serial logs (the log library, logfile).
+"""`cyclekit log`: check, list, tabulate or compare serial logs (the log library, logfile;
+the comparison, results/compare.py).
 
   cyclekit log check LOG        exit 0 complete, 1 truncated/corrupt
   cyclekit log records LOG      the records, one JSON object a line
@@ -13,6 +14,7 @@ import json
 import sys
 
 from cyclekit import logfile
+from cyclekit.results import compare
 
 VERB = "log"
 HELP = "check, list, tabulate or compare serial logs (check|records|types|table|compare)"
@@ -38,7 +40,7 @@ def _compare(paths):
     for name, log in (("A", a), ("B", b)):
         for p in log.problems:
             print(f"{name}: incomplete: {p}", file=sys.stderr)
-    print(logfile.compare(a, b))
+    print(compare.text(a, b))
     return 0 if a.complete and b.complete else 1
 
 

@@ -1,4 +1,5 @@
-"""`cyclekit report LOG... -o DIR`: an HTML page of one or more runs, with figures.
+"""`cyclekit report LOG|TABLE... -o DIR`: an HTML page of one or more runs and
+instruction tables, with figures.
 
 DIR/index.html is self-contained (its figures are embedded), and each
 figure is also written beside it as a PNG: latency.png (mem/chase against
@@ -17,13 +18,16 @@ import os
 import sys
 
 VERB = "report"
-HELP = "an HTML page (with PNG figures) of one or more logs: machines, latency curve, comparison, verdicts"
+HELP = "an HTML page (with PNG figures) of one or more logs and instruction tables: machines, latency " \
+       "curve, comparison, verdicts, the tables' forms beside LLVM's model"
 
 MAX_HISTOGRAMS = 48   # a full raw run has ~150 results: enough to see, not a page of hundreds
 
 
 def add_arguments(parser):
-    parser.add_argument("logs", nargs="+", metavar="LOG", help="serial logs; the first is the comparison's baseline")
+    parser.add_argument("logs", nargs="+", metavar="LOG|TABLE",
+                        help="serial logs (the first is the comparison's baseline) and instruction tables "
+                             "(`cyclekit table -o DIR`'s DIR or its table.jsonl)")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for index.html and the PNGs")
     parser.add_argument("--histograms", type=int, default=MAX_HISTOGRAMS, metavar="N",
                         help=f"at most N raw-sample histograms (default {MAX_HISTOGRAMS})")

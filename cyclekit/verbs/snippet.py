@@ -58,14 +58,20 @@ def add_arguments(parser):
     parser.add_argument("--init", metavar="TEXT", default="", help="run once before the copies")
     parser.add_argument("--syntax", choices=("intel", "att"), default="intel",
                         help="intel (noprefix, the default) or att")
-    parser.add_argument("--mode", type=int, choices=(32, 64), default=32)
+    launch.add_bits_argument(parser, "the body's mode: 32 (the default: protected mode, the 32-bit hosted "
+                                     "runner) or 64 (long mode: qemu-system-x86_64, the 64-bit hosted runner)",
+                             dest="mode", default=32)
     parser.add_argument("--needs", default="", metavar="F,...",
                         help="CPU features the body needs, as the cpu record names them (fpu, cmov, sse2, avx ...)")
     parser.add_argument("--expect", action="append", default=[], metavar="UARCH=CYCLES",
                         help="expected core cycles per body, e.g. P5=1.0 (repeatable)")
-    parser.add_argument("--unroll", type=int, metavar="U")
-    parser.add_argument("--loops", type=int, metavar="L")
-    parser.add_argument("--samples", type=int, metavar="S")
+    parser.add_argument("--unroll", type=int, metavar="U",
+                        help="copies of the body per loop iteration, 1..32 (default: the kernel's unroll=, 8)")
+    parser.add_argument("--loops", type=int, metavar="L",
+                        help="loop iterations per sample, 1..1000000 (default: the kernel's choice, 100 or more until a "
+                             "sample spans 1000 timer steps)")
+    parser.add_argument("--samples", type=int, metavar="S",
+                        help="samples per result, 1..2001 (default: the kernel's samples=, 201)")
     parser.add_argument("--count", type=int, metavar="N",
                         help="the body is N copies of one instruction: its result is also given per "
                              "instruction (default: the number of instructions when they all share one "
@@ -120,6 +126,8 @@ def check_arguments(args):
                 "(letters, digits and _ . : -), nothing else")
     if args.image and media.missing_directory(args.image):
         return f"--image {args.image}: the directory {media.missing_directory(args.image)} does not exist"
+    if not (args.hosted or args.serial or args.image):
+        return launch.cpu_refusal(args.cpu, args.qemu or ("x86_64" if args.mode == 64 else "i386"))
     return None
 
 
@@ -403,6 +411,8 @@ def run_serial(args, files):
     except OSError as e:
         print(f"cyclekit snippet: {args.serial}: {e}", file=sys.stderr)
         return 126
+    except KeyboardInterrupt:
+        raise launch.Interrupted(log_file) from None     # the front door's one line names the log
     finally:
         with open(log_file, "w") as f:
             for r in records:
@@ -508,7 +518,7 @@ def run(args):
     except asm.AsmError as e:
         hint = ""
         if args.mode == 32 and any(LONG_REGISTER.search(text) for text in args.asm + [args.init]):
-            hint = "\n(a 64-bit register in a 32-bit body: add --mode 64)"
+            hint = "\n(a 64-bit register in a 32-bit body: add --bits 64)"
         print(f"cyclekit snippet: the assembler refused the {args.syntax} text:\n{e}{hint}", file=sys.stderr)
         return 2
     except (asm.ContractError, ValueError) as e:

@@ -15,7 +15,12 @@ OPTION_ELSEWHERE(overflow, "overflow", "bare metal only (the double-fault task i
 OPTION_ELSEWHERE(acpi, "acpi", "bare metal only (the hosted runner reads no ACPI tables)");
 /* Long mode's options (kernel/bare/long); the 64-bit hosted runner
  * and hosted huge pages may give them a meaning here. */
-OPTION_ELSEWHERE(mode, "mode", "bare metal only (the hosted runner's mode is the binary's: 32-bit)");
+#ifdef __x86_64__
+#define HOSTED_MODE "64-bit"
+#else
+#define HOSTED_MODE "32-bit"
+#endif
+OPTION_ELSEWHERE(mode, "mode", "bare metal only (the hosted runner's mode is the binary's: " HOSTED_MODE ")");
 OPTION_ELSEWHERE(pages, "pages", "bare metal only (long mode's identity map)");
 OPTION_ELSEWHERE(keys, "keys", "bare metal only (the hosted runner has no screen to page)");
 
