@@ -357,7 +357,8 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
     /* A core named by its features shows that name, not the brand (which a
      * hypervisor may have made up too). */
     ksnprintf(shown, sizeof shown, "%s%s",
-              uarch_identity_uncertain(c, NULL, 0) ? "(uarch uncertain) " : "",
+              c->named_by == CPU_NAMED_BY_MODEL && uarch_identity_uncertain(c, NULL, 0)
+                  ? "(uarch uncertain) " : "",
               brand[0] && c->named_by == CPU_NAMED_BY_MODEL ? brand : c->name);
     screen_cpu(shown);
 }

@@ -241,3 +241,20 @@ def test_family_15h_with_xsaveopt_enables_xsave(boot):
     assert raw_table(rec)[(0xD, 1)]["eax"] & 1
     assert rec["osxsave"] is True and int(rec["xcr0"], 16) == 0x7, rec.get("xcr0_reason")
     assert not [n for n in log.notes(topic="cpu") if OSXSAVE_LEFT_CLEAR in n["text"]]
+
+
+def test_a_masked_model_number_is_not_the_cores_name(boot):
+    """Issue 29 item 12: QEMU's `max` CPU (TCG: AVX2, no AVX-512) saying family 6
+    model 0xA7, the model number of an AVX-512 core: the features contradict it, and
+    they fit several AVX2 cores alike, so the cpu record says "unknown" with the
+    candidates and why, never the model number's name, and attaches no LLVM model."""
+    log = boot(cpu="max,vendor=GenuineIntel,family=6,model=167,stepping=1", qemu="x86_64")
+    assert_complete(log)
+    rec = log.one("cpu")
+    assert (rec["vendor"], rec["family"], rec["model"]) == ("Intel", 6, 0xA7)
+    assert "avx512f" not in rec["features"], rec["features"]
+    assert rec["named_by"] == "undecided", rec
+    assert rec["name"].startswith("unknown (") and "Rocket Lake" not in rec["name"], rec["name"]
+    assert rec["candidates"] and all(c in rec["name"] for c in rec["candidates"]), rec
+    assert "names a core with AVX-512F, which this CPU lacks" in rec["named_why"], rec
+    assert rec["uarch_uncertain"] == rec["named_why"] and rec["llvm_cpu"] is None
