@@ -11,7 +11,6 @@ import os
 import re
 import sys
 
-from cyclekit import launch
 from cyclekit.verbs import VERBS
 
 # The Debian packages (scripts/deps installs them) that hold the modules the
@@ -102,7 +101,6 @@ def main(argv=None):
     except KeyboardInterrupt as e:
         # Ctrl-C: a run's runner was stopped and waited for (launch.Interrupted names its log).
         log = getattr(e, "log", None)
-        log = log and launch.shown_path(log)
         start = "\n" if sys.stderr.isatty() else ""     # after the terminal's ^C
         print(f"{start}cyclekit {module.VERB}: interrupted" + (f"; the partial log: {log}" if log else ""),
               file=sys.stderr)

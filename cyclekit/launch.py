@@ -28,12 +28,6 @@ MARK = b'{"type":'
 EXIT_NO_START = 126
 
 
-def shown_path(path):
-    """PATH as a message gives it: relative to the current directory when it lies below it."""
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
-
 def log_path(verb):
     """A new file under build/logs/: VERB-YYYYmmddTHHMMSSZ.log (-N when taken), created
     empty here (O_EXCL), so two runs started in the same second never share one."""
@@ -63,7 +57,7 @@ class Interrupted(KeyboardInterrupt):
     the front door (cli.py: one line, exit 130) catches it."""
 
     def __init__(self, log):
-        super().__init__(f"interrupted; the partial log: {shown_path(log)}")
+        super().__init__(f"interrupted; the partial log: {log}")
         self.log = log
 
 

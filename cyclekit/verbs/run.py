@@ -102,6 +102,6 @@ def run(args):
         return EXIT_USAGE
     # A script reads one line: a failed run's line says the kernel's first error.
     said = f"the kernel said: {errors[0]}; " if rc != 0 and errors else ""
-    print(f"cyclekit run: {said}log saved to {launch.shown_path(log)} (status {rc}; "
-          f"`cyclekit log check {launch.shown_path(log)}`)", file=sys.stderr)
+    print(f"cyclekit run: {said}log saved to {log} (status {rc}; "
+          f"`cyclekit log check {log}`)", file=sys.stderr)
     return rc
