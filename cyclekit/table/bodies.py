@@ -206,11 +206,17 @@ def throughput_of(split, insns, extra_init=()):
 VECTOR_RE = re.compile(r"\b(?:[xyz]mm(\d+)|(k[0-7]))\b")
 
 
+_KEYS = {}
+
+
 def _register_keys(text):
     """The registers a text names, one key per register whatever the width (XMM5, YMM5 and
-    ZMM5 are one; AL and RAX are one)."""
-    keys = {"v" + m.group(1) if m.group(1) else m.group(2) for m in VECTOR_RE.finditer(text)}
-    keys |= {_family64(w) for w in re.findall(r"[a-z0-9]+", text)} - {None}
+    ZMM5 are one; AL and RAX are one). Kept per text: a whole table asks 470,000 times."""
+    keys = _KEYS.get(text)
+    if keys is None:
+        keys = {"v" + m.group(1) if m.group(1) else m.group(2) for m in VECTOR_RE.finditer(text)}
+        keys |= {_family64(w) for w in re.findall(r"[a-z0-9]+", text)} - {None}
+        _KEYS[text] = keys = frozenset(keys)
     return keys
 
 

@@ -7,7 +7,7 @@ import sys
 import time
 
 from cyclekit.tree import BUILD
-from cyclekit.table import bodies, classify, forms, measure, memory, model, operands, remap, rows
+from cyclekit.table import bodies, checks, classify, forms, measure, memory, model, operands, remap, rework, rows
 
 
 class Form:
@@ -20,6 +20,9 @@ class Form:
         self.reason = None     # a skip reason for the whole form
         self.key = None        # LLVM's spelling of the instructions ('ADD64rr RDX RDX RBX')
         self.operands = {}     # {input register: (Body, OR class)}: the chain through it
+        self.extra = {}        # {variant key: (Body, how, meta)} (rework.py)
+        self.tput_how = None   # how the throughput set was built
+        self.lat_meta = {}     # how the chain was closed: divide, subtract, bound, closed, pair
 
 
 def _remap_rbp(splits, built, mode):
@@ -158,22 +161,48 @@ class Progress:
                      f"about {left:.0f} s left")
 
 
-def measure_all(runner, selected, references, say):
-    """{(opcode, kind): record} for every runnable body, SLOTS at a time; kind is lat, tput
-    or op:REGISTER, and (REFERENCE, class) the OR chains."""
+ISA_ORDER = ("gpr", "x87", "mmx", "sse", "avx", "avx2", "avx512", "amx")
+
+
+def _isa_rank(body):
+    """Bodies of one ISA class run in one batch where they can: a 512-bit body's clock or
+    power state must not carry into a scalar neighbour's samples (issue 29, cause 1)."""
+    isa = rows.isa_of(body.insns[:1]) if body.insns else "gpr"
+    return ISA_ORDER.index(isa) if isa in ISA_ORDER else 0
+
+
+def body_jobs(selected, references):
+    """[(key, Body)] of every runnable body, the session's floors first, then by ISA class
+    (stable: LLVM's order within a class); key is (opcode, kind): lat, tput, a variant's
+    kind (tput:break ...), op:REGISTER, or (REFERENCE, class) and (checks.FLOOR, name)."""
     jobs = [((f.opcode, kind), body) for f in selected
             for kind, body in (("lat", f.lat), ("tput", f.tput)) if body and not body.problem]
+    jobs += [((f.opcode, kind), body) for f in selected for kind, (body, _, _) in f.extra.items()
+             if not body.problem]
     jobs += [((f.opcode, "op:" + x), body) for f in selected for x, (body, _) in f.operands.items()]
     if any(f.operands for f in selected):
         jobs += [((REFERENCE, cls), body) for cls, body in references.items()]
-    progress = Progress(len(jobs), say)
+    jobs.sort(key=lambda job: _isa_rank(job[1]))
+    return [((checks.FLOOR, name), body) for name, body in checks.FLOOR_BODIES.items()] + jobs
+
+
+def run_jobs(runner, jobs, say=None, alone=False):
+    """{key: record}, SLOTS bodies a batch (alone: one body a batch)."""
+    progress = Progress(len(jobs), say) if say else None
     out = {}
-    for k in range(0, len(jobs), measure.SLOTS):
-        chunk = jobs[k:k + measure.SLOTS]
+    step = 1 if alone else measure.SLOTS
+    for k in range(0, len(jobs), step):
+        chunk = jobs[k:k + step]
         items = [(key, (lambda b, d: lambda name: b.encode(name, d))(body, key[0])) for key, body in chunk]
         out.update(runner.batch(items))
-        progress.step(len(chunk))
+        if progress:
+            progress.step(len(chunk))
     return out
+
+
+def measure_all(runner, selected, references, say):
+    """{(opcode, kind): record} for every runnable body (body_jobs), SLOTS at a time."""
+    return run_jobs(runner, body_jobs(selected, references), say)
 
 
 def model_all(tools, cpu, selected):
@@ -195,10 +224,32 @@ def _model_values(summaries, form):
     lat = summaries.get((form.opcode, "lat"))
     tput = summaries.get((form.opcode, "tput"))
     lat_v = lat["cycles_per_iteration"] if lat else None      # per chain copy, as measured
+    if lat_v is not None:
+        lat_v = lat_v / form.lat_meta.get("divide", 1) - form.lat_meta.get("subtract", 0)
     tput_v = tput["block_rthroughput"] / form.tput.per_copy if tput and tput["block_rthroughput"] is not None \
         else None
     return (round(lat_v, 3) if lat_v is not None else None,
             round(tput_v, 3) if tput_v is not None else None)
+
+
+def cycles_source(record):
+    """How a result's cycles were obtained, in words (None without a result)."""
+    if not record or record.get("type") != "result":
+        return None
+    unit = record.get("cycles_unit") or "unknown"
+    if unit == "estimate":
+        return "estimated from the dependent ADD chain timed alongside (1 ADD = 1 cycle; no APERF here)"
+    return "exact: the TSC counts core clocks" if unit == "exact" else unit
+
+
+def _value(record, per, divide=1, subtract=0):
+    """(value, spread, status) of one body's record: cycles per instruction (per) of a set,
+    or per copy of a chain (divided by 2 for a form chained with itself, less a helper's
+    cycles taken as known)."""
+    value, spread, status = rows.measured(record, per * divide)
+    if value is not None and subtract:
+        value = round(value - subtract, 3)
+    return value, spread, status
 
 
 def _part(body, record, per_instruction):
@@ -216,21 +267,111 @@ REFERENCE = "(reference)"
 
 
 def operand_latencies(form, records):
-    """'X: cycles, ...': the pair's cycles per copy less its OR's own (half the reference
-    chain of two ORs); a register whose pair or reference has no value says why."""
+    """'X ≤ cycles; ...': the pair's cycles per copy less its OR's own (half the reference
+    chain of two ORs): an upper bound, since a bypass between the form's unit and the OR's
+    stays in it (uops.info marks such values "≤"); a register without a value says why."""
     parts = []
     for x, (_, cls) in form.operands.items():
         pair, _, status = rows.measured(records.get((form.opcode, "op:" + x)), 1)
         ref, _, _ = rows.measured(records.get((REFERENCE, cls)), 2)
-        parts.append(f"{x}: {round(pair - ref, 2)}" if pair is not None and ref is not None
+        parts.append(f"{x} ≤ {round(pair - ref, 2)}" if pair is not None and ref is not None
                      else f"{x}: {status}")
     return "; ".join(parts) or None
 
 
-def make_row(form, records, summaries, model_cpu):
-    """The row of one form."""
+VARIANT_NAMES = {"tput": "distinct registers", "tput:break": "dependency broken before each copy",
+                 "tput:llvm": "LLVM's set", "tput:line": "one line per copy",
+                 "tput:zero-mask": "all-zero masks", "lat:pass-through": "through the pass-through operand"}
+
+
+def _throughputs(form, records):
+    """[(kind, value, spread, status, per, how)] of the set and its variants that ran."""
+    out = []
+    if form.tput is not None and not form.tput.problem:
+        v, sp, st = _value(records.get((form.opcode, "tput")), form.tput.per_copy)
+        out.append(("tput", v, sp, st, form.tput.per_copy, form.tput_how or "LLVM's set"))
+    for kind, (body, how, meta) in form.extra.items():
+        if kind.startswith("tput"):
+            per = meta.get("per") or body.per_copy
+            v, sp, st = _value(records.get((form.opcode, kind)), per)
+            out.append((kind, v, sp, st, per, how))
+    return out
+
+
+def _throughput_fields(row, form, records):
+    found = _throughputs(form, records)
+    measured_ = [t for t in found if t[1] is not None]
+    if form.tput is None or form.tput.problem or not found:
+        _, _, row["throughput_status"], row["set_insns"] = _part(form.tput, None, True)
+        return
+    # uops.info keeps the lowest value over its variants (cpuBench.py: TP_unrolled is the
+    # minimum over every instance count and breaking variant).
+    best = min(measured_, key=lambda t: t[1]) if measured_ else found[0]
+    kind, row["throughput"], row["throughput_spread"], row["throughput_status"], \
+        row["set_insns"], row["throughput_set"] = best
+    row["_again"] = (kind, best[4], 1, 0)
+    body = form.tput if kind == "tput" else form.extra[kind][0]
+    row["set_asm"] = body.text()
+    row["variants"] += [{"name": how if k == "tput" else VARIANT_NAMES.get(k, k), "of": "throughput",
+                         "value": v, "spread": sp, "status": st,
+                         "asm": (form.tput if k == "tput" else form.extra[k][0]).text()}
+                        for k, v, sp, st, _, how in found if len(found) > 1]
+
+
+def _latency_fields(row, form, records):
+    meta = form.lat_meta
+    if form.lat is None or form.lat.problem:
+        _, _, row["latency_status"], row["chain_insns"] = _part(form.lat, None, False)
+        return
+    row["latency"], row["latency_spread"], row["latency_status"] = _value(
+        records.get((form.opcode, "lat")), 1, meta.get("divide", 1), meta.get("subtract", 0))
+    row["chain_insns"] = form.lat.per_copy
+    row["chain_asm"] = form.lat.text()
+    row["_again_lat"] = ("lat", 1, meta.get("divide", 1), meta.get("subtract", 0))
+    row["latency_chain"] = form.lat.chain or meta.get("closed") or chains_self(form)
+    row["operand_pair"] = meta.get("pair")
+    row["latency_bound"] = "≤" if meta.get("bound") and row["latency"] is not None else None
+    for kind, (body, how, m) in form.extra.items():
+        if kind.startswith("lat"):
+            v, sp, st = _value(records.get((form.opcode, kind)), 1, m.get("divide", 1), m.get("subtract", 0))
+            row["variants"].append({"name": VARIANT_NAMES.get(kind, kind), "of": "latency", "value": v,
+                                    "spread": sp, "status": st, "asm": body.text()})
+
+
+def chains_self(form):
+    return "self" if form.lat.per_copy == 1 else "LLVM's chain"
+
+
+def _check(row, kind, floor, again):
+    """Applies the floor check and the repeat (again: (value, spread) measured alone, or
+    None)."""
+    value, spread = row.get(kind), row.get(kind + "_spread")
+    notes = checks.value_checks(kind, value, spread, floor, row.get("chain_asm"))
+    if again is not None and checks.disagree((value, spread), again):
+        v2, s2 = again
+        notes = [f"{kind} measured again alone: {v2:g} (±{s2:g}); in its batch: {value:g}"] + \
+            checks.value_checks(kind, v2, s2, floor, row.get("chain_asm"))
+        row[kind], row[kind + "_spread"] = v2, s2
+    if notes:
+        row[kind + "_status"] = rows.SUSPECT + ": " + notes[0]
+        row["checks"] += notes
+
+
+def _again(row, which, form, again):
+    """(value, spread) of the body measured again alone, or None."""
+    how = row.pop(which, None)
+    if not how or (form.opcode, how[0]) not in again:
+        return None
+    value, spread, _ = _value(again[(form.opcode, how[0])], *how[1:])
+    return (value, spread) if value is not None else None
+
+
+def make_row(form, records, summaries, model_cpu, floors=None, again=None):
+    """The row of one form; floors: checks.floors(); again: {(opcode, kind): record} of the
+    bodies measured a second time, alone."""
+    floors, again = floors or {}, again or {}
     row = {"opcode": form.opcode, "model_cpu": model_cpu, "operand_latency": operand_latencies(form, records),
-           "latency_chain": getattr(form.lat, "chain", None)}
+           "latency_chain": getattr(form.lat, "chain", None), "variants": [], "checks": []}
     runnable = _bodies(form)
     row["isa"] = rows.isa_of(runnable[0].insns[:1]) if runnable else None   # the form's own
     row["asm"] = runnable[0].text() if runnable else form.key
@@ -239,18 +380,57 @@ def make_row(form, records, summaries, model_cpu):
         row["latency_status"], row["throughput_status"] = (
             f"skipped: {b.problem}" if b is not None and b.problem else f"skipped: {form.reason}"
             for b in (form.lat, form.tput))
-        return row
+        return _tidy(row)
     lat_model, tput_model = _model_values(summaries, form)
-    (row["latency"], row["latency_spread"], row["latency_status"],
-     row["chain_insns"]) = _part(form.lat, records.get((form.opcode, "lat")), False)
-    (row["throughput"], row["throughput_spread"], row["throughput_status"],
-     row["set_insns"]) = _part(form.tput, records.get((form.opcode, "tput")), True)
+    _latency_fields(row, form, records)
+    _throughput_fields(row, form, records)
     row["latency_model"], row["throughput_model"] = lat_model, tput_model
-    marks = [k for k, v, s, m in (("latency", row["latency"], row["latency_spread"], lat_model),
-                                  ("throughput", row["throughput"], row["throughput_spread"], tput_model))
+    row["cycles_source"] = cycles_source(records.get((form.opcode, "tput")) or records.get((form.opcode, "lat")))
+    _check(row, "throughput", floors.get("nop_throughput"), _again(row, "_again", form, again))
+    _check(row, "latency", floors.get("add_latency"), _again(row, "_again_lat", form, again))
+    marks = [k for k, v, s, m in (("latency", row.get("latency"), row.get("latency_spread"), lat_model),
+                                  ("throughput", row.get("throughput"), row.get("throughput_spread"), tput_model))
              if rows.disagrees(v, s, m)]
     row["disagree"] = ",".join(marks) or None
+    return _tidy(row)
+
+
+def _tidy(row):
+    row.pop("_again", None)
+    row.pop("_again_lat", None)
+    row["variants"] = row["variants"] or None
+    row["checks"] = row["checks"] or None
     return row
+
+
+def again_keys(selected, records, summaries, floors):
+    """The (opcode, kind) keys to measure again alone: a value that fails a floor check or
+    lies far from LLVM's model (checks.py), at most checks.REPEAT_MAX."""
+    keys = []
+    for form in selected:
+        if not _bodies(form):
+            continue
+        row = make_row(form, records, summaries, None, floors)
+        lat_model, tput_model = _model_values(summaries, form)
+        for kind, model in (("throughput", tput_model), ("latency", lat_model)):
+            if row.get(kind) is None:
+                continue
+            if (row.get(kind + "_status") or "").startswith(rows.SUSPECT) or checks.far_from_model(row[kind], model):
+                keys.append((form.opcode, _chosen_kind(form, row, kind)))
+    return keys[:checks.REPEAT_MAX]
+
+
+def _chosen_kind(form, row, kind):
+    if kind == "latency":
+        return "lat"
+    for k, (_, how, _) in form.extra.items():
+        if k.startswith("tput") and how == row.get("throughput_set"):
+            return k
+    return "tput"
+
+
+def body_of(form, kind):
+    return {"lat": form.lat, "tput": form.tput}.get(kind) or form.extra[kind][0]
 
 
 def _reason_group(reason):

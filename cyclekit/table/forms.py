@@ -259,13 +259,14 @@ def _llvm_mc_texts(llvm_mc, codes, variant):
             if len(chunk) == 1 and chunk[0][1] in wanted}
 
 
-def add_llvm_texts(llvm_mc, insns):
+def add_llvm_texts(llvm_mc, insns, intel=True):
     """Sets insn.att and insn.intel (LLVM's own text: llvm-mca and GNU as read it back) on
-    the instructions; None where LLVM does not decode the bytes."""
+    the instructions; None where LLVM does not decode the bytes. intel=False: AT&T only
+    (llvm-mca's input; the Intel text is read only for latency chains, operands.py)."""
     insns = list(insns)
     codes = sorted({i.code for i in insns})
     att = _llvm_mc_texts(llvm_mc, codes, 0)
-    intel = _llvm_mc_texts(llvm_mc, codes, 1)
+    intel = _llvm_mc_texts(llvm_mc, codes, 1) if intel else {}
     for insn in insns:
         insn.att = att.get(insn.code)
         insn.intel = intel.get(insn.code)

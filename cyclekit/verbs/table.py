@@ -21,7 +21,8 @@ import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media
-from cyclekit.table import build, forms, measure, model, output, p5
+from cyclekit.table import build, checks, forms, measure, model, output, p5, rework
+from cyclekit.table.rework import VARIANTS
 from cyclekit.tree import BUILD
 
 VERB = "table"
@@ -52,6 +53,12 @@ def add_arguments(parser):
     parser.add_argument("--icount", action="store_true",
                         help="with --qemu: -icount shift=0 (every instruction counts 1: tests the plumbing)")
     parser.add_argument("--kvm", action="store_true", help="with --qemu: KVM, -cpu host")
+    parser.add_argument("--asm", metavar="TEXT", action="append",
+                        help="a form by its instruction text (Intel syntax, e.g. \"vpaddd zmm0, zmm1, zmm2\"): "
+                             "llvm-mc names LLVM's opcode, measured as with --opcodes (repeatable)")
+    parser.add_argument("--variants", default="", metavar="LIST",
+                        help=f"also measure these named variants: {','.join(VARIANTS)} or all "
+                             "(docs/table.md says what each costs)")
     parser.add_argument("--no-build", action="store_true", help="do not run make hosted (make iso) first")
 
 
@@ -67,6 +74,11 @@ def check_arguments(args):
             return f"--match {args.match!r}: not a regular expression ({e})"
     if args.opcodes is not None and not re.fullmatch(r"[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*", args.opcodes):
         return f"--opcodes {args.opcodes!r}: not a comma-separated list of LLVM opcode names (ADD64rr,IMUL32rr)"
+    bad = [v for v in args.variants.split(",") if v and v not in VARIANTS + ("all",)]
+    if bad:
+        return f"--variants {','.join(bad)}: not one of {','.join(VARIANTS)},all"
+    if args.asm and args.opcodes:
+        return "--asm and --opcodes: choose one"
     if args.serial and args.qemu:
         return "--serial and --qemu: choose one"
     if args.wait_ready and not args.serial:
@@ -167,33 +179,79 @@ def model_values(tools, cpu_name, note, selected):
         return None, f"no model values: {e}", {}
 
 
+def variants_of(args):
+    asked = [v for v in args.variants.split(",") if v]
+    return VARIANTS if "all" in asked else tuple(asked)
+
+
+def opcodes_of(args, tools):
+    """LLVM's opcodes of --opcodes, or of the --asm texts (llvm-mc names them)."""
+    if args.opcodes:
+        return args.opcodes.split(",")
+    if not args.asm:
+        return None
+    from cyclekit.table import by_text
+    found = by_text.opcodes_of(tools["mc"], args.asm)
+    bad = [(text, error) for text, opcode, error in found if opcode is None]
+    if bad:
+        raise ValueError(f"--asm {bad[0][0]!r}: llvm-mc does not take it ({bad[0][1]})")
+    for text, opcode, _ in found:
+        build.stderr(f"--asm {text!r}: LLVM's opcode {opcode}")
+    return sorted({opcode for _, opcode, _ in found})
+
+
 def make_table(args, tools, runner, started):
     runner.start_session()
     cpu = runner.cpu or {}
+    features = cpu.get("features") or ()
     cpu_name, note = model_cpu(args, tools, cpu)
-    opcodes = args.opcodes.split(",") if args.opcodes else None
+    opcodes = opcodes_of(args, tools)
     table = build.gather(tools, build.stderr, args.match, opcodes)
     isas = [i for i in args.isa.split(",") if i]
     selected = build.select(table, args.match, isas, args.limit)
-    build.check_features(selected, cpu.get("features") or ())
-    build.stderr(f"{len(selected)} forms selected of {len(table)}")
+    build.check_features(selected, features)
+    variants = variants_of(args)
+    t0 = time.monotonic()
+    reworked = rework.apply(tools, selected, features, variants)
+    build.stderr(f"{len(selected)} forms selected of {len(table)}; {reworked} bodies built the uops.info "
+                 f"way in {time.monotonic() - t0:.1f} s" + (f" (variants: {','.join(variants)})" if variants else ""))
     references = build.add_operand_chains(selected)
     t_measure = time.monotonic()
     records = build.measure_all(runner, selected, references, build.stderr)
-    t_measure = time.monotonic() - t_measure
+    floors = checks.floors(records)
+    build.stderr(f"the session's floors: NOP set {floors['nop_throughput']} cycles per NOP, "
+                 f"ADD chain {floors['add_latency']} cycles per ADD")
     cpu_name, note, summaries = model_values(tools, cpu_name, note, selected)
-    rows_ = [build.make_row(f, records, summaries, cpu_name) for f in selected]
+    again = repeat_alone(runner, selected, records, summaries, floors)
+    t_measure = time.monotonic() - t_measure
+    rows_ = [build.make_row(f, records, summaries, cpu_name, floors, again) for f in selected]
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
                 "seconds": round(time.monotonic() - started, 1), "cpu_name": cpu.get("name"),
                 "cpu_brand": cpu.get("brand"), "model_cpu": cpu_name, "note": note,
                 "llvm": os.path.basename(tools["mca"]), "match": args.match, "isa": args.isa or None,
-                "bodies": len(records), "measure_seconds": round(t_measure, 2)}
+                "bodies": len(records), "measure_seconds": round(t_measure, 2), "floors": floors,
+                "cycles_source": build.cycles_source(records.get((checks.FLOOR, "add"))),
+                "repeated": len(again), "variants": list(variants),
+                "suspect": sum(1 for r in rows_ if r.get("checks"))}
     output.write_all(args.output, run_info, rows_)
-    build.stderr(f"{len(rows_)} forms, {measured} measured, {run_info['seconds']} s: "
-                 f"{os.path.join(args.output, 'index.html')}")
+    build.stderr(f"{len(rows_)} forms, {measured} measured, {run_info['suspect']} with a value marked "
+                 f"suspect, {run_info['seconds']} s: {os.path.join(args.output, 'index.html')}")
     rate = f"{len(records) / t_measure:.1f} bodies/s, {len(rows_) / t_measure:.1f} forms/s" if t_measure else "-"
-    build.stderr(f"the session: {len(records)} bodies of {len(rows_)} forms in {t_measure:.1f} s ({rate})")
+    build.stderr(f"the session: {len(records)} bodies of {len(rows_)} forms in {t_measure:.1f} s ({rate}); "
+                 f"{len(again)} measured again alone")
     for reason, n in sorted(run_info["skipped"].items(), key=lambda kv: -kv[1]):
         build.stderr(f"  skipped {n}: {reason}")
     return 0
+
+
+def repeat_alone(runner, selected, records, summaries, floors):
+    """The bodies whose value failed a check or lies far from LLVM's model, measured again,
+    each in a batch of its own (checks.py)."""
+    keys = build.again_keys(selected, records, summaries, floors)
+    if not keys:
+        return {}
+    by_opcode = {f.opcode: f for f in selected}
+    build.stderr(f"measuring {len(keys)} bodies again, each alone (a check failed or LLVM's model "
+                 f"is {checks.FAR}x away)")
+    return build.run_jobs(runner, [(k, build.body_of(by_opcode[k[0]], k[1])) for k in keys], alone=True)
