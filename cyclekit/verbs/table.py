@@ -163,8 +163,8 @@ def model_values(tools, cpu_name, note, selected):
     """(model name, note, summaries): llvm-mca's model of the CPU, or for the P5 (LLVM has
     no Pentium schedule) the project's pairing model, scripts/p5model.py (cyclekit/table/p5.py)."""
     t0 = time.monotonic()
-    if cpu_name == "pentium":
-        summaries = p5.model_all(selected)
+    if cpu_name in ("pentium", "pentium-mmx"):
+        summaries = p5.model_all(selected, cpu_name)
         build.stderr(f"{p5.NAME}: {len(summaries)} values in {time.monotonic() - t0:.1f} s")
         return p5.NAME, (note + "; " if note else "") + "the P5 column from scripts/p5model.py", summaries
     if not cpu_name:

@@ -67,8 +67,10 @@ def test_p5_results_carry_only_p5_expectations(boot):
             assert r["expect"] is None, name
             assert r["verdict"] == "no expectation"
         else:
-            assert r["expect"]["uarch"] == "P5", name
-            assert r["expect"]["cycles"] in (1.0, 2.0, 3.0, 4.0, 5.0), name
+            # QEMU's -cpu pentium says family 5 model 4, a P55C (Pentium MMX): its own
+            # rows (kernel/uarch/p55c.c) come first, the P5's for the rest.
+            assert r["expect"]["uarch"] in ("P5", "P55C"), name
+            assert r["expect"]["cycles"] in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 4.84), name
 
 
 def test_p5_expectations_do_not_show_on_other_cpus():
