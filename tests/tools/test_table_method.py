@@ -251,3 +251,17 @@ def test_forms_alone_and_in_a_mixed_batch_measure_alike():
         (v1, _, _), (v2, _, _) = rows.measured(mixed[(op, "tput")], per), rows.measured(alone[(op, "tput")], per)
         assert v1 is not None and v2 is not None, (op, mixed[(op, "tput")], alone[(op, "tput")])
         assert abs(v1 - v2) <= 0.25 * max(v1, v2) + 0.02, (op, v1, v2)
+
+
+@needs_llvm
+def test_a_form_by_its_text(tmp_path):
+    """`--asm TEXT`: llvm-mc names LLVM's opcode; a text it refuses exits 2 with its reason."""
+    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--asm", "add rax, rbx", "-o", str(tmp_path / "t")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "--asm 'add rax, rbx': LLVM's opcode ADD64rr" in p.stderr
+    rows_ = [json.loads(x) for x in (tmp_path / "t" / "table.jsonl").read_text().splitlines()][1:]
+    assert [r["opcode"] for r in rows_] == ["ADD64rr"] and rows_[0]["latency"] is not None
+    p = subprocess.run([FRONT, "table", "--no-build", "--asm", "vpaddd zmm0, zmm1", "-o", str(tmp_path / "u")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "llvm-mc does not take it" in p.stderr and "Traceback" not in p.stderr
