@@ -183,7 +183,8 @@ def body_jobs(selected, references):
     if any(f.operands for f in selected):
         jobs += [((REFERENCE, cls), body) for cls, body in references.items()]
     jobs.sort(key=lambda job: _isa_rank(job[1]))
-    return [((checks.FLOOR, name), body) for name, body in checks.FLOOR_BODIES.items()] + jobs
+    return [((checks.FLOOR, name), body) for name, body in checks.FLOOR_BODIES.items()] + jobs + \
+        [((checks.FLOOR, name + ":end"), body) for name, body in checks.FLOOR_BODIES.items()]
 
 
 def run_jobs(runner, jobs, say=None, alone=False):
