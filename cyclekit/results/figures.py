@@ -12,6 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from cyclekit.results import runlog  # noqa: E402
+
 
 
 def _png(fig):
@@ -21,36 +23,41 @@ def _png(fig):
     return buf.getvalue()
 
 
-def size_text(n):
-    for unit, div in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= div and n % div == 0:
-            return f"{n // div}{unit}"
-    return f"{n}B"
+size_text = runlog.size_text
 
 
-def latency_curve(runs, title="Memory latency: mem/chase"):
-    """Pointer-chase latency against the working-set size (log2 axis), one
-    line per run, and each run's data/unified cache sizes (cpu record) as
-    dashed lines in the run's colour. A point whose result is marked (not
-    "ok": cyclekit/trust.py) is drawn hollow. The caller draws silicon and
-    untrusted (emulated) runs in separate figures, never as one family."""
-    curves = [(run, run.chase_points()) for run in runs]
-    curves = [(run, pts) for run, pts in curves if pts]
+def latency_curve(runs, title="Memory latency: pointer chase"):
+    """Pointer-chase latency against the working-set size (log2 axis): one
+    line per run and chase family (mem/chase, 32-bit pointers; mem64/chase,
+    the 64-bit runners' own), and each run's data/unified cache sizes (cpu
+    record) as dashed lines in the run's colour. A point whose result is
+    marked (not "ok": cyclekit/trust.py) is drawn hollow; a 4xLLC chase that
+    got less memory than 4x the cache is labelled with what it covers. The
+    caller draws silicon and untrusted (emulated) runs in separate figures,
+    never as one family."""
+    curves = [(run, run.chase_families()) for run in runs]
+    curves = [(run, fams) for run, fams in curves if fams]
     if not curves:
         return None
     fig, ax = plt.subplots(figsize=(9, 5))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     marked, hollow = [], False
-    for i, (run, pts) in enumerate(curves):
+    for i, (run, fams) in enumerate(curves):
         colour = colours[i % len(colours)]
-        units = sorted({p[2] for p in pts})
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color=colour,
-                label=f"{run.label} ({'/'.join(units)} per load)")
-        for filled in (True, False):
-            sel = [p for p in pts if (p[3] == "ok") is filled]
-            hollow |= bool(sel) and not filled
-            ax.plot([p[0] for p in sel], [p[1] for p in sel], "o", color=colour,
-                    markerfacecolor=colour if filled else "none")
+        for k, (family, pts) in enumerate(fams.items()):
+            units = sorted({p[2] for p in pts})
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-" if k == 0 else ":", color=colour,
+                    label=f"{run.label}: {family} ({'/'.join(units)} per load)")
+            for filled in (True, False):
+                sel = [p for p in pts if (p[3] == "ok") is filled]
+                hollow |= bool(sel) and not filled
+                ax.plot([p[0] for p in sel], [p[1] for p in sel], "o", color=colour,
+                        markerfacecolor=colour if filled else "none")
+        for name, size, want in run.chase_short():
+            y = next(p[1] for pts in fams.values() for p in pts if p[0] == size)
+            ax.annotate(f"{name.rsplit('/', 1)[1]}: {size_text(size)}, not {size_text(want)}",
+                        xy=(size, y), xytext=(-8, -4), textcoords="offset points", ha="right", va="top", fontsize=8,
+                        color=colour)
         for name, size in run.caches():
             if any(m[0] == size and m[1].startswith(name + " ") for m in marked):
                 continue    # the same cache of another run (the same CPU model) is marked once
@@ -67,7 +74,8 @@ def latency_curve(runs, title="Memory latency: mem/chase"):
     ax.set_title(f"{title} (dashed: cache sizes from the cpu record"
                  + ("; hollow: a marked result" if hollow else "") + ")", fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8)
+    # Below the axes, so no curve is hidden behind it.
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     return _png(fig)
 
 
@@ -129,6 +137,7 @@ def comparison(runs, rows):
             widths.append(cell.ratio)
             alphas.append(1.0 if cell.exceeds else 0.35)
         colour = colours[j % len(colours)]
+        none = "" if ys else " (no benchmark in common)"
         # An emulated or untrusted run against silicon (or the reverse) is no hardware
         # comparison: its bars are outlined in red and its legend entry says so.
         apart = run.untrusted != runs[0].untrusted or run.untrusted
@@ -138,13 +147,15 @@ def comparison(runs, rows):
                     hatch=None if a == 1.0 else "//", **edge)
         handles.append(Patch(facecolor=colour, label=f"{run.label} / {runs[0].label}"
                              + (" (UNTRUSTED run: emulator or timer)" if run.untrusted else
-                                " (UNTRUSTED baseline: emulator or timer)" if apart else ""), **edge))
+                                " (UNTRUSTED baseline: emulator or timer)" if apart else "") + none, **edge))
     ax.axvline(1.0, color="black", linewidth=1)
     ax.set_xscale("log")
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
     ax.set_yticklabels([r.name for r in rows], fontsize=7)
     ax.set_ylim(len(rows) - 0.1, -0.3)     # the first benchmark on top, no empty margin
     ax.set_xlabel(f"ratio to {runs[0].label} (log scale; pale and hatched: within the runs' spread)")
-    ax.set_title("Comparison per benchmark")
-    ax.legend(handles=handles, fontsize=8, loc="lower right")
+    # The legend above the bars, under the title: never over a bar, whatever the values.
+    ax.set_title("Comparison per benchmark", pad=8 + 13 * len(handles))
+    ax.legend(handles=handles, fontsize=8, loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False,
+              borderaxespad=0.2)
     return _png(fig)

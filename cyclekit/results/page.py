@@ -1,11 +1,12 @@
 """The report page: one self-contained HTML file (figures embedded as data: URIs).
 
-Sections: the runs and their machines, how far the results can be trusted
-(each run's verdict, the marked results and their reasons), the
-memory-latency curves (runs on silicon with a trusted timer in one figure,
-emulated or untrusted runs in another: never one family of curves), the
-comparison (two or more logs), the expectation verdicts, and the raw-sample
-distributions. Tables give each result's trust marks (cyclekit/trust.py). Every figure is an <img class="figure" id="fig-..."> so a
+Sections, what a reader came for first: the runs and their machines (a
+column per log), the comparison (two or more logs), the memory-latency
+curves (mem/chase and mem64/chase; runs on silicon with a trusted timer in
+one figure, emulated or untrusted runs in another: never one family of
+curves), how far the results can be trusted (each run's verdict, then the
+marked results and their reasons, folded), the expectation verdicts, and
+the raw-sample distributions. Tables give each result's trust marks (cyclekit/trust.py). Every figure is an <img class="figure" id="fig-..."> so a
 test (or a reader) can find each one; a short script records on <body> how
 many figures the browser decoded (data-figures-decoded) and any script error
 (data-errors), which is how the headless-browser test sees a broken page.
@@ -16,14 +17,20 @@ import html
 
 from cyclekit import trust
 from cyclekit.results import compare
+from cyclekit.results.runlog import size_text
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1200px; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
-th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top;
-         max-width: 24em; overflow-wrap: anywhere; }
+th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { overflow-wrap: normal; word-break: normal; hyphens: none; }
+td { max-width: 32em; overflow-wrap: break-word; }
+table.runs th { white-space: nowrap; }
+table.runs td { min-width: 12em; }
+nav.contents { font-size: 0.9em; }
+details > summary { cursor: pointer; margin: 0.3em 0; }
 td.num { text-align: right; font-family: monospace; }
-tr.exceeds td.ratio { background: #ffe08a; font-weight: bold; }
+td.ratio.exceeds { background: #ffe08a; font-weight: bold; }
 td.marks { font-family: monospace; }
 td.marked { background: #fde9d9; }
 .warn { background: #fdd; border: 1px solid #c00; padding: 0.4em; }
@@ -58,11 +65,12 @@ def img(fig_id, png, alt):
     return f'<img class="figure" id="{esc(fig_id)}" alt="{esc(alt)}" src="data:image/png;base64,{data}">'
 
 
-def table(head, rows, row_classes=None):
-    out = ["<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
+def table(head, rows, row_classes=None, cls=None):
+    out = [f"<table{f' class={chr(34)}{cls}{chr(34)}' if cls else ''}><tr>"
+           + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
     for i, row in enumerate(rows):
         cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
-        out.append(f"<tr{cls}>" + "".join(cell if cell.startswith("<td") else f"<td>{esc(cell)}</td>"
+        out.append(f"<tr{cls}>" + "".join(cell if cell.startswith(("<td", "<th")) else f"<td>{esc(cell)}</td>"
                                           for cell in row) + "</tr>")
     return "\n".join(out) + "</table>"
 
@@ -87,38 +95,41 @@ def run_trust_text(run):
 
 
 def counts(run):
-    c = {"results": 0, "ok": 0, "off": 0, "untrusted": 0, "unstable": 0, "skipped": 0, "faulted": 0}
-    for r in run.results:
-        if r.kind == "skip":
-            c["skipped"] += 1
-        elif r.kind == "fault":
-            c["faulted"] += 1
-        else:
-            c["results"] += 1
-            c["unstable"] += r.stable is False
-            key = {"ok": "ok", "off": "off", "untrusted timing": "untrusted"}.get(r.verdict)
-            if key:
-                c[key] += 1
-    return ", ".join(f"{v} {k}" for k, v in c.items())
+    """The outcome, counted as `db import` and `db runs` count it (runlog.Run.counts): the
+    results by their trust marks, the expectation verdicts, the skips and faults."""
+    c = run.counts()
+    return (f"{run.count_text()}; of the {c['results']} results: {c['ok']} ok, {c['flagged']} flagged, "
+            f"{c['untrusted']} untrusted (their marks); expectations: {c['expect_ok']} ok, "
+            f"{c['expect_off']} off")
+
+
+def breakable(text):
+    """text escaped, with a break opportunity after each comma and slash (options, SMBIOS)."""
+    return "<td>" + esc(text).replace(",", ",<wbr>").replace("/", "/<wbr>") + "</td>"
+
+
+SUMMARY_FIELDS = ["machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
+                  "options", "log state", "timing trust", "outcome", "run trust"]
 
 
 def summary(runs):
-    rows = []
+    """The runs and their machines: a row per field, a column per log (13 fields side by side
+    left each a sliver of the page)."""
+    cols = []
     for run in runs:
         trust = run.trust.get("why") if isinstance(run.trust.get("why"), str) else ""
         trust = ("trusted" if run.trusted else "NOT trusted" if run.trusted is False else "?") + (
             f": {trust}" if trust else "")
         smbios = ", ".join(f"{k}={v}" for k, v in run.smbios.items()) or "none in the log"
         state = "complete" if run.complete else "INCOMPLETE: " + "; ".join(run.problems)
-        rows.append([run.label, run.machine_label(), run.platform_kind or "?",
-                     str(run.platform.get("firmware") or run.platform.get("os") or "-"), smbios,
+        cols.append([run.machine_label(), run.platform_kind or "?",
+                     str(run.platform.get("firmware") or run.platform.get("os") or "-"), breakable(smbios),
                      run.machine()["microcode"] or "-",
                      f"{run.version or '?'}, built {run.built or '?'} by {run.compiler or '?'}",
-                     run.run_id or "-", run.cmdline or "", f"{state}, status {run.status}",
+                     run.run_id or "-", breakable(run.cmdline or ""), f"{state}, status {run.status}",
                      trust, counts(run), run_trust_text(run)])
-    head = ["log", "machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
-            "options", "log state", "timing trust", "outcome", "run trust"]
-    return table(head, rows)
+    rows = [[f"<th>{esc(field)}</th>"] + [col[k] for col in cols] for k, field in enumerate(SUMMARY_FIELDS)]
+    return table(["log"] + [run.label for run in runs], rows, cls="runs")
 
 
 def comparison_table(runs, rows):
@@ -133,7 +144,7 @@ def comparison_table(runs, rows):
         ratios = []
         for c in row.cells[1:]:
             mark = " *" if c.exceeds else ""
-            ratios.append(f'<td class="num ratio">{fmt(c.ratio, 3)}{mark}</td>')
+            ratios.append(f'<td class="num ratio{" exceeds" if c.exceeds else ""}">{fmt(c.ratio, 3)}{mark}</td>')
         body.append([row.name, unit] + vals + ratios)
         classes.append("exceeds" if any(c.exceeds for c in row.cells[1:]) else "")
     return table(head, body, classes)
@@ -157,11 +168,13 @@ def expectations(runs):
 
 
 def trust_section(runs):
-    """Each run's verdict, the legend, and the marked results with their reasons; on an untrusted
-    run the results marked U alone are one row (their reason is the run's)."""
+    """Each run's verdict and the legend, then the marked results with their reasons, folded
+    (a <details> a reader opens): on an untrusted run the results marked U alone are one row
+    (their reason is the run's)."""
     all_marks = [m for run in runs for m in run.all_marks()]
     key = trust.legend(all_marks)
-    parts = [f"<p class='note'>{esc(key) if key else 'Every result is stable on a trusted timer (ok).'}</p>"]
+    parts = ["<ul>" + "".join(f"<li>{esc(run.label)}: {esc(run_trust_text(run))}</li>" for run in runs) + "</ul>",
+             f"<p class='note'>{esc(key) if key else 'Every result is stable on a trusted timer (ok).'}</p>"]
     rows = []
     for run in runs:
         only_u = [r for r in run.measured() if r.mark_text == "U"]
@@ -174,7 +187,8 @@ def trust_section(runs):
                 rows.append([run.label, r.name, marks_cell(r.mark_text), r.marks.judgement or "-",
                              trust.own_reason(r.marks) or "-"])
     if rows:
-        parts.append(table(["log", "benchmark", "marks", "judgement", "reason"], rows))
+        parts.append(f"<details id='trust-rows'><summary>The marked results and why ({len(rows)} rows)</summary>"
+                     + table(["log", "benchmark", "marks", "judgement", "reason"], rows) + "</details>")
     return "\n".join(parts)
 
 
@@ -183,15 +197,31 @@ def latency_section(runs, figs):
     parts = ["<h2 id='latency'>Memory latency</h2>", "<h3 id='latency-silicon'>On silicon, trusted timer</h3>"]
     labels = ", ".join(r.label for r in silicon if r.chase_points())
     parts.append(img("fig-latency", figs["latency"], f"memory latency on silicon: {labels}") if figs.get("latency")
-                 else "<p class='note'>No mem/chase results from silicon with a trusted timer in these logs "
-                      "(run with bench=mem/chase/*).</p>")
+                 else "<p class='note'>No pointer-chase results from silicon with a trusted timer in these logs "
+                      "(bench=mem/chase/* on a 32-bit run, bench=mem64/chase/* on a 64-bit one).</p>")
     if apart:
         labels = ", ".join(r.label for r in apart if r.chase_points())
         parts.append("<h3 id='latency-untrusted'>Emulated or untrusted timer: not the hardware's latency</h3>")
         parts.append(img("fig-latency-untrusted", figs["latency-untrusted"],
                          f"memory latency, emulated or untrusted: {labels}") if figs.get("latency-untrusted")
-                     else "<p class='note'>No mem/chase results in the emulated or untrusted runs.</p>")
+                     else "<p class='note'>No pointer-chase results in the emulated or untrusted runs.</p>")
+    short = [(run, name, size, want) for run in runs for name, size, want in run.chase_short()]
+    if short:
+        parts.append("<ul class='note'>" + "".join(
+            f"<li>{esc(run.label)}: {esc(name)} covers {esc(size_text(size))}, not {esc(size_text(want))} "
+            f"(4 x the last-level cache): {esc(short_why(run, want))}</li>"
+            for run, name, size, want in short) + "</ul>")
     return parts
+
+
+def short_why(run, want):
+    """Why a run's 4xLLC chase fell short: the hosted runner's hostmem, else the machine's memory."""
+    if run.platform_kind == "hosted":
+        mib = run.platform.get("big_memory_mib")
+        need = (want >> 20) + 2
+        return (f"the hosted runner mapped {mib} MiB; hostmem={need} maps enough, where the host has the memory"
+                if isinstance(mib, int) else f"hostmem={need} maps enough, where the host has the memory")
+    return "the machine's memory above 1 MiB is smaller"
 
 
 def render(runs, figs, hists, tables_html=""):
@@ -206,19 +236,25 @@ def render(runs, figs, hists, tables_html=""):
         if not run.complete:
             parts.append(f"<p class='warn'>{esc(run.path)} is incomplete: {esc('; '.join(run.problems))}. "
                          "Its records up to the cut are shown.</p>")
-    parts += ["<h2 id='runs'>Runs and machines</h2>", summary(runs), "<h2 id='trust'>Trust</h2>",
-              trust_section(runs)]
-    parts += latency_section(runs, figs)
+    sections = [("runs", "Runs and machines")] + ([("comparison", "Comparison")] if len(runs) > 1 else []) + [
+        ("latency", "Memory latency"), ("trust", "Trust"), ("expectations", "Expectations"),
+        ("distributions", "Distributions")] + ([("instruction-table", "Instruction tables")] if tables_html else [])
+    parts.append("<nav class='contents'>" + " · ".join(f"<a href='#{k}'>{esc(t)}</a>" for k, t in sections)
+                 + "</nav>")
+    parts += ["<h2 id='runs'>Runs and machines</h2>", summary(runs)]
     if len(runs) > 1:
         rows = compare.rows(runs)
         parts += ["<h2 id='comparison'>Comparison</h2>",
                   f"<p class='note'>Ratios to the first log, {esc(runs[0].label)}. Values are core "
                   "cycles where both runs have cycles, else ticks (never one divided by the other). "
                   "Values are shown ± each run's standard deviation per body; a ratio marked * (highlighted) "
-                  "differs from the first log by more than the two runs' spreads together.</p>"]
+                  "differs from the first log by more than the two runs' spreads together. Each value's "
+                  "trust marks are beside it (the letters: <a href='#trust'>Trust</a>).</p>"]
         if figs.get("comparison"):
             parts.append(img("fig-comparison", figs["comparison"], "comparison per benchmark"))
         parts.append(comparison_table(runs, rows))
+    parts += latency_section(runs, figs)
+    parts += ["<h2 id='trust'>Trust</h2>", trust_section(runs)]
     parts += ["<h2 id='expectations'>Expectations (P5 and modern cores)</h2>", expectations(runs),
               "<h2 id='distributions'>Distributions of the raw samples</h2>"]
     if hists:

@@ -21,8 +21,11 @@ from cyclekit import logfile, trust
 SMBIOS_IDENTITY = ("system_manufacturer", "system_product", "board_manufacturer", "board_product",
                    "bios_vendor", "bios_version", "bios_date")
 
-# mem/chase/<size>: the working set of one pointer-chase benchmark.
-CHASE = re.compile(r"^mem/chase/(\d+)([KMG])$")
+# mem/chase/<size> (32-bit pointers) and mem64/chase/<size> (64-bit pointers, the 64-bit
+# runners' own): the working set of one pointer-chase benchmark; <N>xLLC: N times the
+# last-level cache, or all the memory there was (the record's working_set says which).
+CHASE = re.compile(r"^(mem(?:64)?/chase)/(?:(\d+)([KMG])|(\d+)xLLC)$")
+CHASE_FAMILIES = ("mem/chase", "mem64/chase")
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
@@ -47,10 +50,46 @@ def microcode_text(v):
     return text(v)
 
 
-def chase_bytes(name):
-    """The working-set size in bytes of a mem/chase benchmark, else None."""
+def chase_family(name):
+    """"mem/chase" or "mem64/chase" for a pointer-chase benchmark's name, else None."""
     m = CHASE.match(name or "")
-    return int(m.group(1)) * UNITS[m.group(2)] if m else None
+    return m.group(1) if m else None
+
+
+def chase_bytes(name, working_set=None):
+    """The working-set size in bytes of a mem/chase or mem64/chase benchmark (the record's
+    working_set where it has one: a 4xLLC chase's size is the machine's), else None."""
+    m = CHASE.match(name or "")
+    if not m:
+        return None
+    if working_set:
+        return int(working_set)
+    return int(m.group(2)) * UNITS[m.group(3)] if m.group(2) else None
+
+
+def size_text(n):
+    """1K, 64M, 2032M; a size that is no whole number of its unit, to three digits (256M for 256 MiB
+    less a line)."""
+    for unit, div in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= div and n % div == 0:
+            return f"{n // div}{unit}"
+    for unit, div in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= div:
+            return f"{n / div:.3g}{unit}"
+    return f"{n}B"
+
+
+def size_key(name):
+    """A sort key that orders names by their numbers' values, sizes with their units:
+    mem64/chase/1K < 4K < 16K < 1M < 4xLLC (where text order gives 16K, 1K, 1M, 4K ...)."""
+    key = []
+    for part in re.split(r"(\d+[KMG]?(?![a-zA-Z]))", name):
+        if part and part[0].isdigit():
+            n = int(part.rstrip("KMG"))
+            key.append((0, n * UNITS.get(part[-1], 1), ""))
+        elif part:
+            key.append((1, 0, part))
+    return key
 
 
 class Result:
@@ -73,6 +112,8 @@ class Result:
         self.expect_uarch = text(exp.get("uarch")) if exp else None
         self.expect_cycles = number(exp.get("cycles")) if exp else None
         self.expect_tolerance = number(exp.get("tolerance")) if exp else None
+        self.working_set = number(rec.get("working_set"))   # a chase's bytes (mem/, mem64/)
+        self.llc = number(rec.get("llc"))                   # a 4xLLC chase: the cache it is 4x of
         self.unroll = number(rec.get("unroll"))
         self.loops = number(rec.get("loops"))
         self.samples = samples          # the samples record, or None
@@ -229,15 +270,57 @@ class Run:
                 out.append((f'L{level}{"d" if c["kind"] == "data" else ""}', int(size)))
         return out
 
-    def chase_points(self):
-        """[(bytes, value, unit, marks)] of the mem/chase results, smallest first."""
-        pts = []
+    def chase_families(self):
+        """{family: [(bytes, value, unit, marks)]}: the pointer-chase results of each family
+        (mem/chase, mem64/chase) that has any, smallest working set first."""
+        out = {}
         for r in self.measured():
-            size = chase_bytes(r.name)
+            size = chase_bytes(r.name, r.working_set)
             v, unit = r.value
             if size and v is not None:
-                pts.append((size, v, unit, r.mark_text))
-        return sorted(pts)
+                out.setdefault(chase_family(r.name), []).append((size, v, unit, r.mark_text))
+        return {fam: sorted(pts) for fam, pts in sorted(out.items())}
+
+    def chase_points(self):
+        """[(bytes, value, unit, marks)] of every pointer-chase result, smallest first."""
+        return sorted(p for pts in self.chase_families().values() for p in pts)
+
+    def chase_short(self):
+        """[(name, working set, wanted)] of the NxLLC chases that got less memory than N times
+        the last-level cache (the hosted runner's hostmem, or the machine's memory)."""
+        out = []
+        for r in self.measured():
+            m = CHASE.match(r.name)
+            if m and m.group(4) and r.working_set and r.llc:
+                want = int(m.group(4)) * int(r.llc)
+                if r.working_set < want - 64:
+                    out.append((r.name, int(r.working_set), want))
+        return out
+
+    def counts(self):
+        """How many of each outcome, the one count of every view (report, db import, db runs):
+        results (measured), skipped, faulted; and of the results, by trust (cyclekit/trust.py:
+        ok, flagged, untrusted) and by expectation verdict (ok, off)."""
+        c = dict(results=0, skipped=0, faulted=0, ok=0, flagged=0, untrusted=0, expect_ok=0, expect_off=0,
+                 unstable=0)
+        for r in self.results:
+            if r.kind == "skip":
+                c["skipped"] += 1
+            elif r.kind == "fault":
+                c["faulted"] += 1
+            elif r.kind == "result":
+                c["results"] += 1
+                c[trust.level(r.mark_text)] += 1
+                c["unstable"] += r.stable is False
+                c["expect_ok"] += r.verdict == "ok" or (r.verdict or "").startswith("ok,")
+                c["expect_off"] += r.verdict == "off" or (r.verdict or "").startswith("off,")
+        return c
+
+    def count_text(self):
+        """"60 results, 18 skipped" (", 1 faulted" where one did): what a run holds."""
+        c = self.counts()
+        return f"{c['results']} results, {c['skipped']} skipped" + (
+            f", {c['faulted']} faulted" if c["faulted"] else "")
 
     def chase_curve(self):
         """[(bytes, value, unit)] of the mem/chase results, smallest first."""

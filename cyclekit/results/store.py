@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 
-from sqlalchemy import and_, create_engine, func, select
+from sqlalchemy import and_, case, create_engine, func, select
 from sqlalchemy.exc import IntegrityError
 
 from cyclekit import trust
@@ -134,7 +134,7 @@ def import_log(engine, path):
         if found is None:
             raise
         return "duplicate", f"already stored as run {found} (checksum {run.checksum})", found
-    return "stored", f"stored as run {run_id} ({len(run.results)} results)", run_id
+    return "stored", f"stored as run {run_id} ({run.count_text()})", run_id
 
 
 def machine_rows(engine):
@@ -155,18 +155,28 @@ def names_matching(engine, pattern):
     return sorted(n for n in names if fnmatch.fnmatchcase(n, pattern))
 
 
+def _count_of(kind):
+    return func.sum(case((results.c.kind == kind, 1), else_=0))
+
+
 def run_rows(engine, level=None):
-    """Every stored run with its machine and how many results it holds; level (trust.LEVELS)
-    keeps the runs of that verdict (ok: trusted)."""
+    """Every stored run with its machine and how many results, skips and faults it holds (counted
+    as runlog.Run.counts and the report count them); level (trust.LEVELS) keeps the runs of that
+    verdict (ok: trusted)."""
     q = (select(runs.c.id, runs.c.run, runs.c.machine_id, runs.c.platform, runs.c.status, runs.c.version,
                 runs.c.imported, runs.c.label, runs.c.cmdline, runs.c.cpu_kind, runs.c.hypervisor,
-                runs.c.trust, runs.c.flagged, func.count(results.c.id).label("results"))
+                runs.c.trust, runs.c.flagged, _count_of("result").label("results"),
+                _count_of("skip").label("skipped"), _count_of("fault").label("faulted"))
          .select_from(runs.outerjoin(results, results.c.run_id == runs.c.id))
          .group_by(runs.c.id).order_by(runs.c.id))
     if level:
         q = q.where(runs.c.trust == trust.RUN_VERDICTS[level])
     with engine.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(q)]
+        rows = [dict(r._mapping) for r in conn.execute(q)]
+    for r in rows:          # SUM over no row (a run of nothing) is NULL
+        for k in ("results", "skipped", "faulted"):
+            r[k] = int(r[k] or 0)
+    return rows
 
 
 def show_rows(engine, names, level=None):

@@ -136,11 +136,12 @@ def cmd_runs(store, engine, args):
         print(f"no stored run{_trust_filter(args)}" if args.trust else
               "no runs stored yet (cyclekit db import LOG...)", file=sys.stderr)
         return 1
-    print(f'{"run":>5}  {"run id":18}  {"machine":>7}  {"platform":8} {"cpu":8} {"status":>6} {"results":>7}  '
-          f'{"trust":9} {"flagged":>7}  {"version":16} {"imported":25}  log / options')
+    print(f'{"run":>5}  {"run id":18}  {"machine":>7}  {"platform":8} {"cpu":8} {"status":>6} {"results":>7} '
+          f'{"skipped":>7}  {"trust":9} {"flagged":>7}  {"version":16} {"imported":25}  log / options')
     for r in rows:
         print(f'{r["id"]:>5}  {r["run"]:18}  {r["machine_id"]:>7}  {r["platform"] or "-":8} {r["cpu_kind"] or "-":8} '
-              f'{"-" if r["status"] is None else r["status"]:>6} {r["results"]:>7}  {r["trust"] or "-":9} '
+              f'{"-" if r["status"] is None else r["status"]:>6} {r["results"]:>7} {r["skipped"]:>7}  '
+              f'{r["trust"] or "-":9} '
               f'{"-" if r["flagged"] is None else r["flagged"]:>7}  {r["version"] or "-":16} '
               f'{r["imported"]:25}  {r["label"]}' + (f' ({r["cmdline"]})' if r["cmdline"] else ""))
     return 0

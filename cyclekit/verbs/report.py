@@ -2,8 +2,8 @@
 instruction tables, with figures.
 
 DIR/index.html is self-contained (its figures are embedded), and each
-figure is also written beside it as a PNG: latency.png (mem/chase against
-the working-set size, cache sizes marked: the runs on silicon with a
+figure is also written beside it as a PNG: latency.png (mem/chase and
+mem64/chase against the working-set size, cache sizes marked: the runs on silicon with a
 trusted timer), latency-untrusted.png (the same for emulated runs and runs
 whose timer failed its trust check, never drawn with the silicon's),
 comparison.png (two or more logs: each run relative to the first; an
@@ -77,9 +77,9 @@ def run(args):
             return 2
     os.makedirs(args.output, exist_ok=True)
     silicon, apart = page.split_by_trust(runs)
-    figs = {"latency": figures.latency_curve(silicon, "Memory latency on silicon: mem/chase"),
+    figs = {"latency": figures.latency_curve(silicon, "Memory latency on silicon: pointer chase"),
             "latency-untrusted": figures.latency_curve(
-                apart, "NOT the hardware's latency: emulated or untrusted runs, mem/chase"),
+                apart, "NOT the hardware's latency: emulated or untrusted runs, pointer chase"),
             "comparison": figures.comparison(runs, compare.rows(runs))}
     with_samples = [(run, res) for run in runs for res in run.measured() if len(res.per_body()) >= 2]
     with_samples = with_samples[:max(0, args.histograms)]

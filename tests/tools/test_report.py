@@ -14,8 +14,17 @@ from cyclekit import cli
 from cyclekit.results import compare, runlog
 
 PNG = b"\x89PNG\r\n\x1a\n"
-SUMMARY_HEAD = ["log", "machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
-                "options", "log state", "timing trust", "outcome", "run trust"]
+SUMMARY_FIELDS = ["machine", "platform", "firmware / OS", "SMBIOS", "microcode", "build", "run id",
+                  "options", "log state", "timing trust", "outcome", "run trust"]
+
+
+def summary_of(page):
+    """The Runs and machines table (a row per field, a column per log): {log: {field: text}}."""
+    at = next(i for i, r in enumerate(page.rows) if r and r[0] == "log" and page.rows[i + 1][0] == "machine")
+    labels = page.rows[at][1:]
+    rows = page.rows[at + 1: at + 1 + len(SUMMARY_FIELDS)]
+    assert [r[0] for r in rows] == SUMMARY_FIELDS
+    return {label: {r[0]: r[k + 1] for r in rows} for k, label in enumerate(labels)}
 
 
 def report(out, *logs, extra=()):
@@ -85,15 +94,16 @@ def test_every_figure_is_embedded_and_written(four):
 
 def test_summary_names_each_machine_and_build(four):
     _, page = four
-    rows = {r[0]: r for r in page.rows if r and r[0] in logsynth.NAMES and len(r) == len(SUMMARY_HEAD)}
-    assert set(rows) == set(logsynth.NAMES)
-    assert rows["pentium"][1].startswith("Pentium MMX (P55C) (GenuineIntel 5/4/3)")
-    assert rows["486"][1].startswith("i486DX4 (GenuineIntel 4/8/0)")
-    assert rows["hosted"][2] == "hosted" and rows["max"][2] == "bare"
+    rows = summary_of(page)
+    assert list(rows) == list(logsynth.NAMES)
+    assert rows["pentium"]["machine"].startswith("Pentium MMX (P55C) (GenuineIntel 5/4/3)")
+    assert rows["486"]["machine"].startswith("i486DX4 (GenuineIntel 4/8/0)")
+    assert rows["hosted"]["platform"] == "hosted" and rows["max"]["platform"] == "bare"
     for name in logsynth.NAMES:
         begin = logsynth.records(name)[0]
-        assert rows[name][7] == begin["run"]
-        assert rows[name][6].startswith(begin["version"])
+        assert rows[name]["run id"] == begin["run"]
+        assert rows[name]["build"].startswith(begin["version"])
+        assert rows[name]["options"] == begin["cmdline"]
 
 
 def test_comparison_ratios_are_the_logs_values(four):
@@ -134,9 +144,12 @@ def test_raw_samples_give_the_result():
 def test_latency_curve_points_and_caches():
     run = runlog.load(logsynth.path("max"))
     curve = run.chase_curve()
+    llc = result_rec("max", "mem/chase/4xLLC")
+    # The ten sizes by name, and 4xLLC at the working set its record gives.
     assert [p[0] for p in curve] == [1 << 10, 4 << 10, 16 << 10, 32 << 10, 64 << 10, 256 << 10,
-                                     1 << 20, 4 << 20, 16 << 20, 64 << 20]
+                                     1 << 20, 4 << 20, 16 << 20, 64 << 20, llc["working_set"]]
     assert curve[0][1:] == (result_rec("max", "mem/chase/1K")["cycles"], "cycles")
+    assert (llc["working_set"], llc["cycles"], "cycles") in curve
     assert run.caches() == [("L1d", 65536), ("L2", 524288), ("L3", 16777216)]
 
 
@@ -247,28 +260,28 @@ def test_a_tcg_run_and_a_silicon_run_are_drawn_apart(tmp_path, monkeypatch):
     drawn = {}
     real = figures.latency_curve
 
-    def spy(runs, title="Memory latency: mem/chase"):
+    def spy(runs, title="Memory latency: pointer chase"):
         drawn[title] = [r.label for r in runs]
         return real(runs, title)
     monkeypatch.setattr(figures, "latency_curve", spy)
     out = tmp_path / "out"
     code, err = report(out, logsynth.path("max"), silicon_log(tmp_path / "kvm.log"), extra=["--histograms", "0"])
     assert code == 0, err
-    assert drawn == {"Memory latency on silicon: mem/chase": ["kvm"],
-                     "NOT the hardware's latency: emulated or untrusted runs, mem/chase": ["max"]}
+    assert drawn == {"Memory latency on silicon: pointer chase": ["kvm"],
+                     "NOT the hardware's latency: emulated or untrusted runs, pointer chase": ["max"]}
     text = open(out / "index.html", encoding="utf-8").read()
     page = Page(text)
     assert {"fig-latency", "fig-latency-untrusted"} <= set(page.figures)
     assert 'alt="memory latency on silicon: kvm"' in text
     assert 'alt="memory latency, emulated or untrusted: max"' in text
     assert (out / "latency.png").read_bytes() == page.figures["fig-latency"]
-    summary = {r[0]: r for r in page.rows if r and len(r) == len(SUMMARY_HEAD)}
+    summary = summary_of(page)
     n = len([r for r in logsynth.records("max") if r["type"] == "result"])
-    assert summary["max"][12] == f"untrusted: emulator, {n} of {n} results marked"
+    assert summary["max"]["run trust"] == f"untrusted: emulator, {n} of {n} results marked"
     # The committed hosted log: calib/empty has 6 of 31 samples negative, and six results are unstable.
     marked = {"branch/random": "S", "calib/empty": "SN", "mem/chase/1M": "S", "mem/chase/4M": "S",
               "mem/chase/16M": "S", "mem/chase/64M": "S", "mem/chase/4xLLC": "S"}
-    assert summary["kvm"][12] == "flagged: silicon under KVM, 7 of 21 results marked"
+    assert summary["kvm"]["run trust"] == "flagged: silicon under KVM, 7 of 21 results marked"
     # The comparison table: a trust cell beside each run's value.
     head = next(r for r in page.rows if r and r[0] == "benchmark" and "kvm / max" in r)
     assert head[2:6] == ["max", "trust", "kvm", "trust"]
@@ -282,3 +295,104 @@ def test_a_tcg_run_and_a_silicon_run_are_drawn_apart(tmp_path, monkeypatch):
         "6 of 31 samples had t(2U) < t(U)"
     only_u = [r for r in trust_rows if r[0] == "max" and r[1].endswith(" results")]
     assert len(only_u) == 1 and only_u[0][2] == "U" and only_u[0][4].startswith("QEMU TCG emulates this CPU")
+
+
+def test_a_hosted_64_bit_log_draws_its_memory_curve(tmp_path, monkeypatch):
+    """A hosted 64-bit run has mem64/chase, never mem/chase: its curve is drawn (silicon, trusted),
+    its 4xLLC point at the working set it got, and the page says why that is short of 4 x the LLC."""
+    from cyclekit.results import figures
+    drawn = {}
+    real = figures.latency_curve
+
+    def spy(runs, title="Memory latency: pointer chase"):
+        drawn[title] = {r.label: r.chase_families() for r in runs}
+        return real(runs, title)
+    monkeypatch.setattr(figures, "latency_curve", spy)
+    out = tmp_path / "out"
+    code, err = report(out, logsynth.hosted64_log(str(tmp_path / "h64.log")), extra=["--histograms", "0"])
+    assert code == 0, err
+    families = drawn["Memory latency on silicon: pointer chase"]["h64"]
+    assert list(families) == ["mem64/chase"]
+    pts = families["mem64/chase"]
+    big = (256 << 20) - 64
+    assert [p[0] for p in pts] == [size for _, size in logsynth.HOSTED64_SIZES] + [big]
+    assert [p[1] for p in pts] == list(logsynth.HOSTED64_CYCLES) + [120.0]
+    assert {p[2] for p in pts} == {"cycles"} and {p[3] for p in pts} == {"ok"}
+    text = open(out / "index.html", encoding="utf-8").read()
+    page = Page(text)
+    assert "fig-latency" in page.figures and 'alt="memory latency on silicon: h64"' in text
+    assert (out / "latency.png").read_bytes() == page.figures["fig-latency"]
+    assert "No pointer-chase results" not in text and "run with bench=mem/chase" not in text
+    assert ("h64: mem64/chase/4xLLC covers 256M, not 1920M (4 x the last-level cache): the hosted runner "
+            "mapped 256 MiB; hostmem=1922 maps enough") in text
+
+
+def test_without_a_chase_the_page_names_both_families(tmp_path):
+    recs = [r for r in logsynth.hosted64_records() if "chase" not in r.get("name", "")]
+    code, err = report(tmp_path / "out", logsynth.write(str(tmp_path / "nochase.log"), recs),
+                       extra=["--histograms", "0"])
+    assert code == 0, err
+    text = open(tmp_path / "out" / "index.html", encoding="utf-8").read()
+    assert "bench=mem/chase/* on a 32-bit run, bench=mem64/chase/* on a 64-bit one" in text
+
+
+def test_the_outcome_counts_as_the_run_trust_and_db_import_count(four, tmp_path):
+    """One count everywhere: the Runs table's outcome, its run trust and `db import` agree on a
+    QEMU run (every result untrusted) and on the hosted 64-bit run (skips not counted as results)."""
+    _, page = four
+    rows = summary_of(page)
+    for name in logsynth.NAMES:
+        recs = logsynth.records(name)
+        n = len([r for r in recs if r["type"] == "result"])
+        skipped = len([r for r in recs if r["type"] == "skip"])
+        outcome, trust_text = rows[name]["outcome"], rows[name]["run trust"]
+        assert outcome.startswith(f"{n} results, {skipped} skipped; of the {n} results: 0 ok, 0 flagged, "
+                                  f"{n} untrusted (their marks)"), outcome
+        assert trust_text == f"untrusted: emulator, {n} of {n} results marked"
+    h64 = logsynth.hosted64_log(str(tmp_path / "h64.log"))
+    run = runlog.load(h64)
+    assert run.counts()["results"] == 13 and run.counts()["skipped"] == 2 and run.count_text() == \
+        "13 results, 2 skipped"
+    db = str(tmp_path / "r.db")
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        code = cli.main(["db", "--db", db, "import", h64, logsynth.path("max")])
+    assert code == 0, e.getvalue()
+    lines = o.getvalue().splitlines()
+    assert lines[0] == f"{h64}: stored as run 1 (13 results, 2 skipped)"
+    assert lines[1].endswith("stored as run 2 (" + runlog.load(logsynth.path("max")).count_text() + ")")
+    code, err = report(tmp_path / "out", h64, extra=["--histograms", "0"])
+    outcome = summary_of(Page(open(tmp_path / "out" / "index.html", encoding="utf-8").read()))["h64"]["outcome"]
+    assert outcome == "13 results, 2 skipped; of the 13 results: 13 ok, 0 flagged, 0 untrusted (their marks); " \
+                      "expectations: 0 ok, 0 off"
+
+
+def test_the_comparison_comes_before_the_folded_trust_rows(four):
+    out, page = four
+    text = open(out / "index.html", encoding="utf-8").read()
+    order = [text.index(f"<h2 id='{k}'>") for k in ("runs", "comparison", "latency", "trust", "expectations")]
+    assert order == sorted(order)
+    # The marked rows are folded: a <details> whose summary says how many rows it holds.
+    details = text[text.index("<details id='trust-rows'>"):text.index("</details>")]
+    n = details.count("<tr>") - 1
+    assert n > 4 and f"The marked results and why ({n} rows)</summary>" in details
+    # Headings never break inside a word (only the values may wrap, at their commas and slashes).
+    assert "overflow-wrap: anywhere" not in text and "th { overflow-wrap: normal; word-break: normal;" in text
+
+
+def test_the_comparison_legend_covers_no_bar(monkeypatch):
+    """The legend sits outside the axes, above them: its box and the axes' do not overlap."""
+    from cyclekit.results import figures
+    seen = []
+    real = figures._png
+
+    def keep(fig):
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        seen.append((ax.get_legend().get_window_extent(), ax.get_window_extent()))
+        return real(fig)
+    monkeypatch.setattr(figures, "_png", keep)
+    runs = [runlog.load(logsynth.path(n)) for n in logsynth.NAMES]
+    assert figures.comparison(runs, compare.rows(runs)).startswith(PNG)
+    legend, axes = seen[0]
+    assert legend.y0 >= axes.y1, (legend, axes)
