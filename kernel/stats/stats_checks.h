@@ -76,10 +76,15 @@ void stats_judge_negatives(const struct stats_negatives *neg, const char *what,
 
 /* Splits diffs[0..n-1] into k consecutive ensembles of n/k samples (the
  * last n % k samples are left out, as before), computes each with
- * stats_compute (scratch: n values) and compares them with stats_stable.
+ * stats_compute (scratch: n values) and compares their medians: they agree
+ * when the medians, or else their 95 % confidence intervals (order
+ * statistics, stats_ensembles.c), come within the tolerance. The minima are
+ * not compared: the minimum of a difference of two timed runs is an extreme
+ * of the reads' noise, and 0 wherever a negative difference was clamped
+ * (issue 31). out->min_agree is then always true.
  * Not judged ("few-samples") when n / k < STATS_ENSEMBLE_MIN or k is 0 or
  * above STATS_ENSEMBLES_MAX; "ensembles" (unstable) when they disagree; the
- * reason gives the spread. `per` divides spreads for the reason (the bodies
+ * reason gives the medians' spread and the intervals' gap. `per` divides spreads for the reason (the bodies
  * in one sample, U*L; 0 or 1: as is). Returns the verdict it found
  * (stable, not judged or unstable), also folded into *j. out may be NULL. */
 enum stats_verdict stats_judge_ensembles(const uint64_t *diffs, uint32_t n, uint32_t k,
