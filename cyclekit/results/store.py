@@ -196,12 +196,17 @@ def show_rows(engine, names, level=None):
         return [dict(r._mapping) for r in conn.execute(q)]
 
 
-def similar_names(engine, bench, limit=8):
-    stem = bench.split("/")[0]
-    q = (select(results.c.name).where(results.c.name.like(stem + "%")).distinct()
-         .order_by(results.c.name).limit(limit))
+def similar_names(engine, bench, limit=8, more=()):
+    """The stored names nearest to bench, nearest first (difflib's ratio, as the kernel's
+    options and the verbs suggest: lat64/imull gives lat64/imul), then names with its first
+    part (lat64/...); more: other names to choose from (a table's opcodes)."""
+    import difflib
     with engine.connect() as conn:
-        return [r[0] for r in conn.execute(q)]
+        names = [r[0] for r in conn.execute(select(results.c.name).distinct())] + list(more)
+    near = difflib.get_close_matches(bench, names, n=limit, cutoff=0.6)
+    stem = bench.split("/")[0] + "/"
+    near += sorted((n for n in names if n.startswith(stem) and n not in near), key=runlog.size_key)
+    return near[:limit]
 
 
 def find_run(engine, key):

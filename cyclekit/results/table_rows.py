@@ -175,3 +175,47 @@ def stored_tables(engine):
     with engine.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(select(instruction_tables)
                                                        .order_by(instruction_tables.c.id))]
+
+
+def table_opcodes(engine):
+    """Every stored form's opcode, once each."""
+    _ensure(engine)
+    with engine.connect() as conn:
+        return [r[0] for r in conn.execute(select(instruction_forms.c.opcode).distinct())
+                if r[0] is not None]
+
+
+def opcodes_matching(engine, pattern):
+    """The stored opcodes a name or glob names (fnmatch, case kept, as results' names)."""
+    import fnmatch
+    return sorted(op for op in table_opcodes(engine) if fnmatch.fnmatchcase(op, pattern))
+
+
+def form_rows(engine, opcodes):
+    """Those forms in every stored table, by opcode then table: each form's fields with its
+    table's number (`table`), its CPU and LLVM's model."""
+    if not opcodes:
+        return []
+    _ensure(engine)
+    q = (select(instruction_forms, instruction_tables.c.cpu_name.label("table_cpu"),
+                instruction_tables.c.cpu_brand, instruction_tables.c.model_cpu.label("table_model"),
+                instruction_tables.c.label.label("table_label"))
+         .select_from(instruction_forms.join(instruction_tables,
+                                             instruction_forms.c.table_id == instruction_tables.c.id))
+         .where(instruction_forms.c.opcode.in_(list(opcodes)))
+         .order_by(instruction_forms.c.opcode, instruction_tables.c.id, instruction_forms.c.id))
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(q)]
+
+
+def stored_table(engine, key):
+    """(table row, [form rows as dicts]) of the stored table numbered key; LookupError says why not."""
+    _ensure(engine)
+    with engine.connect() as conn:
+        row = conn.execute(select(instruction_tables).where(instruction_tables.c.id == int(key))).first() \
+            if str(key).isdigit() else None
+        if row is None:
+            raise LookupError(f"no instruction table {key} in the database (`cyclekit db tables` lists them)")
+        forms = conn.execute(select(instruction_forms).where(instruction_forms.c.table_id == row.id)
+                             .order_by(instruction_forms.c.id)).fetchall()
+    return dict(row._mapping), [dict(f._mapping) for f in forms]

@@ -6,12 +6,16 @@
                                    its table.jsonl)
   cyclekit db machines             the machines and how many runs each
   cyclekit db runs                 the stored runs: machine, platform, status, trust, build, options
-  cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*'),
-                                   each result with its trust marks
+  cyclekit db show BENCH           that benchmark on every machine (a glob: every match, 'mem/chase/*',
+                                   sizes in order), each result with its trust marks; an instruction
+                                   table's form by its LLVM opcode (ADD64rr) in every stored table
   --trust ok|flagged|untrusted     (runs, show) only the runs or results of that trust: ok (trusted
                                    timer, marks "ok"), flagged (marked, on a trusted timer),
                                    untrusted (an emulator or an untrusted timer: mark U)
   cyclekit db compare RUN RUN      two stored runs side by side (RUN: number or run id)
+  cyclekit db compare --tables A B two stored instruction tables: the forms whose latency or
+                                   throughput differ, largest difference first (--all: every form)
+  cyclekit db tables               the stored instruction tables
   cyclekit db export [-o F]        every stored result, one CSV row each (--csv: the same)
 
 --db PATH|URL picks the database: a file path (SQLite), or
@@ -31,7 +35,8 @@ import sys
 from cyclekit import trust
 
 VERB = "db"
-HELP = "a results database (SQLite or PostgreSQL): import logs; list machines; show, compare, export results"
+HELP = "a results database (SQLite or PostgreSQL): import logs and instruction tables; list machines; show, " \
+       "compare, export results"
 
 
 def add_arguments(parser):
@@ -54,8 +59,15 @@ def add_arguments(parser):
     cmds.add_parser("runs", parents=[common, by_trust], help="list the stored runs")
     p = cmds.add_parser("show", parents=[common, by_trust], help="benchmarks on every machine")
     p.add_argument("bench", metavar="BENCH", help="a benchmark's name or a glob ('mem/chase/*')")
-    p = cmds.add_parser("compare", parents=[common], help="two runs side by side")
-    p.add_argument("runs", nargs=2, metavar="RUN")
+    p = cmds.add_parser("compare", parents=[common], help="two runs, or two instruction tables, side by side",
+                        description="Two stored runs side by side, benchmark by benchmark; with --tables, two "
+                                    "stored instruction tables: the forms that differ, largest difference first.")
+    p.add_argument("runs", nargs=2, metavar="RUN|TABLE",
+                   help="a run's number or run id (`db runs`); with --tables a table's number (`db tables`)")
+    p.add_argument("--tables", action="store_true", help="the two are instruction tables (numbers from `db tables`)")
+    p.add_argument("--all", action="store_true", help="(--tables) every form measured in both, not only those "
+                                                      "that differ")
+    cmds.add_parser("tables", parents=[common], help="list the stored instruction tables")
     p = cmds.add_parser("export", parents=[common], help="all results as CSV")
     p.add_argument("--csv", action="store_true", help="CSV: the one format, and the default")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
@@ -107,26 +119,59 @@ def _legend(all_marks):
         print(key)
 
 
-def cmd_show(store, engine, args):
-    names = store.names_matching(engine, args.bench)
-    rows = store.show_rows(engine, names, args.trust)
-    if not rows:
-        if args.trust and store.show_rows(engine, names):
-            print(f"no stored result named {args.bench!r}{_trust_filter(args)}", file=sys.stderr)
-            return 1
-        near = store.similar_names(engine, args.bench)
-        print(f"no stored result named {args.bench!r}" + (f"; stored names like it: {', '.join(near)}"
-                                                          if near else ""), file=sys.stderr)
-        return 1
+def _show_results(rows):
     width = max(len("benchmark"), *(len(r["name"]) for r in rows))
     print(f'{"benchmark":{width}} {"machine":>7} {"run":>5}  {"run id":18}  {"platform":8} {"cpu":8} {"cycles":>10} '
-          f'{"ticks":>10} {"±ticks":>8}  {"trust":5}  verdict / reason   machine')
+          f'{"ticks":>10} {"±ticks":>8}  {"trust":5}  verdict / reason   cpu and system')
     for r in rows:
         what = r["verdict"] if r["kind"] == "result" else f'{r["kind"]}: {r["reason"]}'
         print(f'{r["name"]:{width}} {r["machine"]:>7} {r["run"]:>5}  {r["run_code"]:18}  {r["platform"] or "-":8} '
               f'{r["cpu_kind"] or "-":8} {_value(r["cycles"]):>10} {_value(r["ticks"]):>10} {_value(r["stddev"]):>8}  '
               f'{r["marks"] or "-":5}  {what or "-":18} {r["machine_label"]}')
-    _legend([r["marks"] for r in rows])
+
+
+def _spread(v, spread):
+    return "-" if v is None else _value(v) + (f"±{spread:.2f}" if spread else "")
+
+
+def _show_forms(forms):
+    """The instruction-table forms: each stored table's latency and throughput with their spreads
+    and LLVM's model values (cycles; throughput reciprocal, per instruction)."""
+    width = max(len("form"), *(len(f["opcode"]) for f in forms))
+    print(f'{"form":{width}} {"table":>5}  {"cpu":24} {"model":16} {"latency":>12} {"model":>6} '
+          f'{"throughput":>12} {"model":>6}  instruction / status')
+    for f in forms:
+        status = f["latency_status"] if f["latency"] is None else f["throughput_status"] \
+            if f["throughput"] is None else None
+        print(f'{f["opcode"]:{width}} {f["table_id"]:>5}  {(f["table_cpu"] or "-")[:24]:24} '
+              f'{(f["table_model"] or "-")[:16]:16} {_spread(f["latency"], f["latency_spread"]):>12} '
+              f'{_value(f["latency_model"]):>6} {_spread(f["throughput"], f["throughput_spread"]):>12} '
+              f'{_value(f["throughput_model"]):>6}  {f["asm"] or "-"}' + (f" ({status})" if status else ""))
+
+
+def cmd_show(store, engine, args):
+    from cyclekit.results import runlog, table_rows
+    names = store.names_matching(engine, args.bench)
+    rows = store.show_rows(engine, names, args.trust)
+    rows.sort(key=lambda r: runlog.size_key(r["name"]))     # 1K, 4K, 16K, 1M ... (stable: machine, run kept)
+    # A table's forms have no trust marks: a --trust filter is about results alone.
+    forms = [] if args.trust else table_rows.form_rows(engine, table_rows.opcodes_matching(engine, args.bench))
+    if not rows and not forms:
+        if args.trust and store.show_rows(engine, names):
+            print(f"no stored result named {args.bench!r}{_trust_filter(args)}", file=sys.stderr)
+            return 1
+        near = store.similar_names(engine, args.bench, more=table_rows.table_opcodes(engine))
+        print(f"no stored result named {args.bench!r}, nor a table form"
+              + (f"; did you mean {near[0]}? stored names like it: {', '.join(near)}" if near else ""),
+              file=sys.stderr)
+        return 1
+    if rows:
+        _show_results(rows)
+        _legend([r["marks"] for r in rows])
+    if forms:
+        if rows:
+            print()
+        _show_forms(forms)
     return 0
 
 
@@ -147,8 +192,43 @@ def cmd_runs(store, engine, args):
     return 0
 
 
+def cmd_tables(store, engine, args):
+    from cyclekit.results import table_rows
+    rows = table_rows.stored_tables(engine)
+    if not rows:
+        print("no instruction tables stored yet (cyclekit db import TABLE_DIR...)", file=sys.stderr)
+        return 1
+    print(f'{"table":>5} {"forms":>6} {"measured":>8}  {"cpu":24} {"model":16} {"imported":25}  file')
+    for r in rows:
+        print(f'{r["id"]:>5} {r["forms"] or 0:>6} {r["measured"] or 0:>8}  {(r["cpu_name"] or "-")[:24]:24} '
+              f'{(r["model_cpu"] or "-")[:16]:16} {r["imported"]:25}  {r["label"]}')
+    return 0
+
+
+def _compare_tables(engine, args):
+    from cyclekit.results import table_compare, table_rows
+    try:
+        (ta, fa), (tb, fb) = (table_rows.stored_table(engine, key) for key in args.runs)
+    except LookupError as e:
+        print(f"cyclekit db compare: {e}", file=sys.stderr)
+        return 1
+    for name, t in (("A", ta), ("B", tb)):
+        print(f'{name}: table {t["id"]}, {t["cpu_name"] or "?"} ({t["cpu_brand"] or "?"}); LLVM model '
+              f'{t["model_cpu"] or "-"}; {t["label"]}')
+    forms, only_a, only_b = table_compare.compare(fa, fb)
+    print(table_compare.summary(forms, only_a, only_b))
+    for line in table_compare.text_lines(forms, all_forms=args.all):
+        print(line)
+    for name, only in (("A", only_a), ("B", only_b)):
+        if only:
+            print(f"only in {name}: {', '.join(only[:20])}" + (f" and {len(only) - 20} more" if len(only) > 20 else ""))
+    return 0
+
+
 def cmd_compare(store, engine, args):
     from cyclekit.results import compare
+    if args.tables:
+        return _compare_tables(engine, args)
     try:
         found = [store.find_run(engine, key) for key in args.runs]
     except LookupError as e:
@@ -187,7 +267,7 @@ def cmd_export(store, engine, args):
 
 
 COMMANDS = {"import": cmd_import, "machines": cmd_machines, "runs": cmd_runs, "show": cmd_show, "compare": cmd_compare,
-            "export": cmd_export}
+            "tables": cmd_tables, "export": cmd_export}
 
 
 def missing_inputs(args):

@@ -10,7 +10,9 @@ comparison.png (two or more logs: each run relative to the first; an
 untrusted run's bars outlined in red), hist-N.png (raw samples, `raw`
 option). Every table shows each result's trust marks (cyclekit/trust.py). An
 instruction table (`cyclekit table -o T`: T or T/table.jsonl) among the LOGs
-adds its section: the forms beside LLVM's model. An incomplete log is shown
+adds its section: the forms beside LLVM's model; two or more tables (two
+machines') are also compared with the first: the forms that differ, largest
+difference first (results/table_compare.py, as `db compare --tables`). An incomplete log is shown
 with its problem and makes the exit
 status 1; a log that cannot be read is an error (exit 2).
 """
@@ -56,7 +58,7 @@ def _tables(paths):
 
 
 def run(args):
-    from cyclekit.results import compare, figures, page, runlog, table_rows, table_section
+    from cyclekit.results import compare, figures, page, runlog, table_compare, table_rows, table_section
     table_paths = [p for p in args.logs if table_rows.is_table(p)]
     try:
         tables = _tables(table_paths)
@@ -93,7 +95,7 @@ def run(args):
             written.append(name + ".png")
     index = os.path.join(args.output, "index.html")
     with open(index, "w", encoding="utf-8") as f:
-        f.write(page.render(runs, figs, hists, table_section.section(tables)))
+        f.write(page.render(runs, figs, hists, table_section.section(tables) + table_compare.section(tables)))
     print(f"cyclekit report: {index} ({len(runs)} logs, {len(tables)} instruction tables, "
           f"{len(written)} figures)", file=sys.stderr)
     bad = [r for r in runs if not r.complete]

@@ -168,3 +168,43 @@ def hosted64_records(big_memory_mib=256):
 
 def hosted64_log(dest, big_memory_mib=256):
     return write(dest, hosted64_records(big_memory_mib), end_fields={"trust": "trusted", "flagged": 0})
+
+
+# Two machines' instruction tables (`cyclekit table -o DIR`'s table.jsonl, written here as the
+# records docs/table.md gives, so a db or report test needs no measuring): the same forms, where
+# the second machine's IMUL64rr latency is 4 not 3, its VPADDDZrr throughput 1.0 not 0.5, its
+# ADD64rr within the spreads, and each table has a form the other lacks.
+TABLE_FORMS = {
+    "rocket": [("ADD64rr", "gpr", "add rax,rbx", 1.0, 0.01, 0.25, 0.01),
+               ("IMUL64rr", "gpr", "imul rax,rbx", 3.0, 0.01, 1.0, 0.01),
+               ("VPADDDZrr", "avx512", "vpaddd zmm0,zmm0,zmm1", 1.0, 0.0, 0.5, 0.0),
+               ("DIV64r", "gpr", "div rbx", 14.0, 0.5, 10.0, 0.5),
+               ("RDMSR", None, "rdmsr", None, None, None, None)],
+    "zen4": [("ADD64rr", "gpr", "add rax,rbx", 1.02, 0.02, 0.25, 0.01),
+             ("IMUL64rr", "gpr", "imul rax,rbx", 4.0, 0.01, 1.0, 0.01),
+             ("VPADDDZrr", "avx512", "vpaddd zmm0,zmm0,zmm1", 1.0, 0.0, 1.0, 0.0),
+             ("DIV64r", "gpr", "div rbx", 14.2, 0.5, 10.1, 0.5),
+             ("PDEP64rr", "gpr", "pdep rax,rbx,rcx", 3.0, 0.0, 1.0, 0.0)],
+}
+TABLE_CPUS = {"rocket": ("Rocket Lake", "Intel(R) Xeon(R)", "sapphirerapids"),
+              "zen4": ("Zen 4", "AMD EPYC 9654", "znver4")}
+
+
+def table_dir(folder, machine):
+    """A table folder for machine ("rocket" or "zen4"): table.jsonl alone, as `cyclekit table` writes it."""
+    os.makedirs(folder, exist_ok=True)
+    name, brand, model = TABLE_CPUS[machine]
+    forms = TABLE_FORMS[machine]
+    run = {"type": "table_run", "forms": len(forms), "measured": sum(1 for f in forms if f[3] is not None),
+           "skipped": {"privileged": sum(1 for f in forms if f[3] is None)}, "cpu_name": name, "cpu_brand": brand,
+           "model_cpu": model, "llvm": "llvm-mca-16", "seconds": 2.0}
+    lines = [run]
+    for op, isa, asm, lat, lat_s, tput, tput_s in forms:
+        status = "measured" if lat is not None else "skipped: privileged"
+        lines.append({"type": "table", "opcode": op, "isa": isa, "asm": asm, "latency": lat, "latency_spread": lat_s,
+                      "latency_model": lat, "throughput": tput, "throughput_spread": tput_s,
+                      "throughput_model": tput, "latency_status": status, "throughput_status": status,
+                      "model_cpu": model})
+    with open(os.path.join(folder, "table.jsonl"), "w", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in lines))
+    return folder

@@ -376,3 +376,70 @@ def test_a_newer_database_is_refused(tmp_path):
     p = ck(db, "runs")
     assert p.returncode == 2
     assert p.stderr == f"cyclekit db: {db}: the database has schema 3, newer than this cyclekit's 2: update cyclekit\n"
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def tables_db(request, tmp_path_factory):
+    """Two machines' instruction tables (tables 1 and 2) and a hosted 64-bit run, in a fresh database."""
+    db = fresh_db(request, tmp_path_factory, request.param, "cyclekit_tables")
+    d = tmp_path_factory.mktemp("tables")
+    p = ck(db, "import", logsynth.table_dir(str(d / "rocket"), "rocket"), logsynth.table_dir(str(d / "zen4"), "zen4"),
+           logsynth.hosted64_log(str(d / "h64.log")))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[:3] == [f"{d / 'rocket'}: stored as instruction table 1 (5 forms)",
+                                         f"{d / 'zen4'}: stored as instruction table 2 (5 forms)",
+                                         f"{d / 'h64.log'}: stored as run 1 (13 results, 2 skipped)"]
+    return db
+
+
+def test_show_queries_a_table_row_in_every_table(tables_db):
+    p = ck(tables_db, "show", "ADD64rr")
+    assert p.returncode == 0, p.stderr
+    head, *rows = p.stdout.splitlines()
+    assert head.split()[:4] == ["form", "table", "cpu", "model"]
+    # Each table's measured value with its spread, and LLVM's model value beside it.
+    assert [r.split()[:2] + r.split()[-6:-3] for r in rows] == [
+        ["ADD64rr", "1", "1.00±0.01", "1.00", "0.25±0.01"], ["ADD64rr", "2", "1.02±0.02", "1.02", "0.25±0.01"]]
+    assert "Rocket Lake" in rows[0] and "Zen 4" in rows[1] and rows[0].endswith("add rax,rbx")
+    p = ck(tables_db, "show", "*64r*")       # a glob over the opcodes: every table's rows of each
+    assert [(r.split()[0], r.split()[1]) for r in p.stdout.splitlines()[1:]] == [
+        ("ADD64rr", "1"), ("ADD64rr", "2"), ("DIV64r", "1"), ("DIV64r", "2"), ("IMUL64rr", "1"), ("IMUL64rr", "2"),
+        ("PDEP64rr", "2")]
+    skipped = ck(tables_db, "show", "RDMSR")
+    assert skipped.stdout.splitlines()[1].endswith("rdmsr (skipped: privileged)")
+    near = ck(tables_db, "show", "ADD64r")
+    assert near.returncode == 1 and "did you mean ADD64rr?" in near.stderr
+
+
+def test_compare_two_tables_sorts_the_forms_that_differ(tables_db):
+    p = ck(tables_db, "compare", "--tables", "1", "2")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("A: table 1, Rocket Lake") and lines[1].startswith("B: table 2, Zen 4")
+    assert lines[2].startswith("4 forms measured in both; 2 differ (latency 1, throughput 1")
+    assert lines[2].endswith("1 only in A, 1 only in B")
+    # VPADDDZrr's throughput doubled (x2.00) before IMUL64rr's latency (x1.33); ADD64rr and DIV64r moved
+    # within their spreads or by less than 5 %: not listed.
+    body = lines[4:6]
+    assert [l.split()[:2] for l in body] == [["VPADDDZrr", "avx512"], ["IMUL64rr", "gpr"]]
+    assert body[0].split()[2:9] == ["1.00", "1.00", "1.00", "0.50", "1.00", "2.00", "*"]
+    assert body[1].split()[2:9] == ["3.00", "4.00", "1.33", "*", "1.00", "1.00", "1.00"]
+    assert lines[6:] == ["only in A: RDMSR", "only in B: PDEP64rr"]
+    every = ck(tables_db, "compare", "--tables", "1", "2", "--all").stdout.splitlines()
+    assert [l.split()[0] for l in every[4:8]] == ["VPADDDZrr", "IMUL64rr", "ADD64rr", "DIV64r"]
+    bad = ck(tables_db, "compare", "--tables", "1", "9")
+    assert bad.returncode == 1 and "no instruction table 9 in the database" in bad.stderr
+    listed = ck(tables_db, "tables").stdout.splitlines()
+    assert [l.split()[:5] for l in listed[1:]] == [["1", "5", "4", "Rocket", "Lake"], ["2", "5", "5", "Zen", "4"]]
+
+
+def test_show_sorts_sizes_and_names_its_columns_apart(tables_db):
+    p = ck(tables_db, "show", "mem64/chase/*")
+    assert p.returncode == 0, p.stderr
+    head, *rows = p.stdout.splitlines()
+    assert [r.split()[0] for r in rows] == [f"mem64/chase/{label}" for label, _ in logsynth.HOSTED64_SIZES] + [
+        "mem64/chase/4xLLC"]
+    assert head.split().count("machine") == 1 and head.endswith("cpu and system")
+    near = ck(tables_db, "show", "lat64/imull")
+    assert near.returncode == 1
+    assert near.stderr.startswith("no stored result named 'lat64/imull', nor a table form; did you mean lat64/imul?")

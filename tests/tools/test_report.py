@@ -396,3 +396,18 @@ def test_the_comparison_legend_covers_no_bar(monkeypatch):
     assert figures.comparison(runs, compare.rows(runs)).startswith(PNG)
     legend, axes = seen[0]
     assert legend.y0 >= axes.y1, (legend, axes)
+
+
+def test_two_machines_tables_are_compared_in_the_report(tmp_path):
+    a = logsynth.table_dir(str(tmp_path / "rocket"), "rocket")
+    b = logsynth.table_dir(str(tmp_path / "zen4"), "zen4")
+    code, err = report(tmp_path / "out", logsynth.path("max"), a, b, extra=["--histograms", "0"])
+    assert code == 0 and "2 instruction tables" in err, err
+    text = open(tmp_path / "out" / "index.html", encoding="utf-8").read()
+    assert "<h3 id='table-comparison'>Instruction tables compared</h3>" in text
+    page = Page(text[text.index("id='table-comparison'"):])
+    head = next(r for r in page.rows if r and r[0] == "form")
+    rows = [r for r in page.rows if r and len(r) == len(head) and r[0] != "form"]
+    assert [(r[0], r[head.index("latency A") + 2], r[head.index("throughput A") + 2]) for r in rows] == [
+        ("VPADDDZrr", "1.00", "2.00 *"), ("IMUL64rr", "1.33 *", "1.00")]
+    assert "4 forms measured in both; 2 differ" in text
