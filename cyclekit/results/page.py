@@ -215,7 +215,11 @@ def latency_section(runs, figs):
 
 
 def short_why(run, want):
-    """Why a run's 4xLLC chase fell short: the hosted runner's hostmem, else the machine's memory."""
+    """Why a run's 4xLLC chase fell short: the runner's own note (kernel/hosted/platform.c), else
+    the hosted runner's hostmem, else the machine's memory."""
+    for note in run.log.of_type("note"):
+        if note.get("topic") == "memory" and str(note.get("text", "")).startswith("4 x the last-level cache"):
+            return str(note["text"])
     if run.platform_kind == "hosted":
         mib = run.platform.get("big_memory_mib")
         need = (want >> 20) + 2

@@ -5,6 +5,20 @@
 #define CK_HOSTED_H
 #include "platform/platform.h"
 
+/* hostmem=: MiB mapped for mem/ benchmarks. auto (the default): at least
+ * HOSTMEM_FLOOR_MIB, and enough for 4 x the last-level cache when a 4xLLC
+ * chase is selected, as far as the host's available memory allows
+ * (platform.c says in a note when it does not). The most a process can map:
+ * 64 GiB in the 64-bit runner; 3 GiB in the 32-bit one (4 GiB of address
+ * space, less its own). */
+#define HOSTMEM_AUTO 0xffffffffu
+#define HOSTMEM_FLOOR_MIB 256u
+#ifdef __x86_64__
+#define HOSTMEM_MAX_MIB 65536u
+#else
+#define HOSTMEM_MAX_MIB 3072u
+#endif
+
 /* The platform record run_suite() gets; main() fills in the command line. */
 extern struct platform hosted_platform;
 

@@ -4,6 +4,7 @@
  *
  * The order below is the help table's, reversed: the ck_options section
  * lists one file's entries last to first. */
+#include "hosted.h"
 #include "options/option.h"
 #include "options/settings.h"
 
@@ -24,8 +25,13 @@ OPTION_ELSEWHERE(mode, "mode", "bare metal only (the hosted runner's mode is the
 OPTION_ELSEWHERE(pages, "pages", "bare metal only (long mode's identity map)");
 OPTION_ELSEWHERE(keys, "keys", "bare metal only (the hosted runner has no screen to page)");
 
-OPTION_UINT_AT(hostmem, &settings.hostmem, "hostmem", 256, 0, 1024, NULL,
-               "MiB the hosted runner maps (and touches) for mem/ benchmarks; 0: none");
+static const struct option_name hostmem_names[] = {
+    { "auto", HOSTMEM_AUTO }, { "none", 0 }, { NULL, 0 },
+};
+OPTION_UINT_AT(hostmem, &settings.hostmem, "hostmem", HOSTMEM_AUTO, 0, HOSTMEM_MAX_MIB, hostmem_names,
+               "MiB the hosted runner maps (and touches) for mem/ benchmarks, at most 65536 (64-bit runner) "
+               "or 3072 (32-bit); auto: 256, or 4 x the last-level cache when a 4xLLC chase is selected, "
+               "as far as MemAvailable allows; 0 or none: none");
 /* 256: a word of the command line holds at most 255 characters (options.c). */
 OPTION_STR_AT(module, settings.module, "module", "",
               "benchmark files to load (hosted runner), comma-separated paths");

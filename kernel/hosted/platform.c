@@ -1,32 +1,120 @@
 /* The hosted platform: what run_suite() needs, provided by Linux in ring 3.
  * No PIT (no port I/O), no MSRs, no CLI: the TSC is calibrated against the
  * kernel's raw monotonic clock, and memory for mem/ benchmarks is mmapped. */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
 #include "hosted.h"
+#include "lib/fmt.h"
 #include "options/settings.h"
 #include "platform/platform.h"
 #include "record/log.h"
+#include "run/suite.h"
 
 static uint8_t *big_base;
 static uint64_t big_size;
 static bool big_tried;
+
+/* MemAvailable from /proc/meminfo (proc(5)), in MiB; 0 when unknown. */
+static uint32_t mem_available_mib(void)
+{
+    char buf[4096];
+    int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    const char *p = strstr(buf, "MemAvailable:");
+    if (!p)
+        return 0;
+    uint64_t kib = 0;
+    for (p += 13; *p == ' '; p++)
+        ;
+    for (; *p >= '0' && *p <= '9'; p++)
+        kib = kib * 10 + (uint64_t)(*p - '0');
+    return (uint32_t)(kib >> 10);
+}
+
+/* The last-level data or unified cache, from CPUID (the same identification
+ * the run does later: this runs before it, for the platform record). */
+static uint64_t llc_bytes_early(void)
+{
+    static struct cpu_info c;
+    cpu_probe_with(&c, hosted_platform.cpu_ops);
+    uint64_t best = 0;
+    unsigned level = 0;
+    for (unsigned i = 0; i < c.ncaches; i++) {
+        const struct cache_desc *d = &c.caches[i];
+        if ((d->kind == CACHE_DATA || d->kind == CACHE_UNIFIED) &&
+            (d->level > level || (d->level == level && d->size > best))) {
+            best = d->size;
+            level = d->level;
+        }
+    }
+    return best;
+}
+
+#ifdef __x86_64__
+#define CHASE_LLC "mem64/chase/4xLLC"
+#else
+#define CHASE_LLC "mem/chase/4xLLC"
+#endif
+
+/* MiB to map: hostmem=N as given; auto: the floor, or 4 x LLC (and a 2 MiB
+ * margin for the chain's alignment) when the 4xLLC chase is selected, at most
+ * 3/4 of MemAvailable and HOSTMEM_MAX_MIB. *why says what held it below
+ * 4 x LLC, if anything did. */
+static uint32_t big_memory_mib(uint64_t llc, const char **why)
+{
+    static char reason[160];
+    uint64_t need = llc ? ((4 * llc) >> 20) + 2 : 0;
+    *why = NULL;
+    if (settings.hostmem != HOSTMEM_AUTO) {
+        if (need && settings.hostmem < need) {
+            ksnprintf(reason, sizeof reason, "hostmem=%u asks for no more; hostmem=%u maps enough",
+                      (unsigned)settings.hostmem, (unsigned)need);
+            *why = reason;
+        }
+        return settings.hostmem;
+    }
+    if (settings.list || settings.help || !suite_selects(CHASE_LLC) || need <= HOSTMEM_FLOOR_MIB)
+        return HOSTMEM_FLOOR_MIB;
+    uint32_t avail = mem_available_mib(), cap = HOSTMEM_MAX_MIB;
+    if (avail && avail / 4 * 3 < cap)
+        cap = avail / 4 * 3;
+    if (need <= cap)
+        return (uint32_t)need;
+    if (cap < HOSTMEM_MAX_MIB)
+        ksnprintf(reason, sizeof reason, "hostmem=auto takes at most 3/4 of the %u MiB the host has available",
+                  (unsigned)avail);
+    else
+        ksnprintf(reason, sizeof reason, "this runner maps at most hostmem=%u", HOSTMEM_MAX_MIB);
+    *why = reason;
+    return cap > HOSTMEM_FLOOR_MIB ? cap : HOSTMEM_FLOOR_MIB;
+}
 
 static void map_big_memory(void)
 {
     if (big_tried)
         return;
     big_tried = true;
-    if (!settings.hostmem)
+    uint64_t llc = llc_bytes_early();
+    const char *why;
+    uint32_t mib = big_memory_mib(llc, &why);
+    if (!mib)
         return;
-    size_t size = (size_t)settings.hostmem << 20;
+    size_t size = (size_t)mib << 20;
     /* 2 MiB more than asked, so a 2 MiB-aligned block of `size` fits inside,
      * advised MADV_HUGEPAGE (madvise(2)): with transparent huge pages in
      * "madvise" or "always" mode the chain's pages are 2 MiB and large
@@ -35,11 +123,23 @@ static void map_big_memory(void)
      * gave (smaps), and the records say it. */
     const size_t huge = (size_t)2 << 20;
     void *m = mmap(NULL, size + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED && settings.hostmem == HOSTMEM_AUTO && mib > HOSTMEM_FLOOR_MIB) {
+        log_note("info", "memory", "could not map %u MiB for 4 x the last-level cache; mapping %u MiB",
+                 (unsigned)mib, HOSTMEM_FLOOR_MIB);
+        why = "mmap refused more";
+        mib = HOSTMEM_FLOOR_MIB;
+        size = (size_t)mib << 20;
+        m = mmap(NULL, size + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
     if (m == MAP_FAILED) {
-        log_note("warn", "memory", "could not map %u MiB for mem/ benchmarks; they get none",
-                    (unsigned)settings.hostmem);
+        log_note("warn", "memory", "could not map %u MiB for mem/ benchmarks; they get none", (unsigned)mib);
         return;
     }
+    if (why)
+        log_note("info", "memory",
+                 "4 x the last-level cache is %u MiB, more than the %u MiB mapped (%s): " CHASE_LLC
+                 " covers %u MiB, not DRAM alone",
+                 (unsigned)((4 * llc) >> 20), (unsigned)mib, why, (unsigned)mib);
     void *p = (void *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
 #ifdef MADV_HUGEPAGE
     (void)madvise(p, size, MADV_HUGEPAGE);
