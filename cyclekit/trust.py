@@ -13,8 +13,9 @@ derived here from what it did write (`derived` is then true):
      signature, or a binary translator's vendor string)
   ?  `stable` is missing (nothing was judged)
   S  `stable` is false
-  N  more than 5 % of the samples had t(2U) < t(U) (`negative` of
-     `samples`: the kernel's own rule, kernel/stats/stats_checks.h), which
+  N  more than 5 % of the samples had fewer ticks with twice the copies
+     (t(2U) < t(U): `negative` of `samples`, the kernel's own rule,
+     kernel/stats/stats_checks.h), which
      also makes the result unstable, as the kernel now judges it
   D  SMIs were counted during the measurement (`smi` > 0)
 
@@ -29,7 +30,8 @@ LEGEND = {
     "U": "untrusted timer (an emulator, or the trust check failed)",
     "?": "not judged (too few or too short samples)",
     "S": "unstable",
-    "N": "negative differences (t(2U) < t(U) in more than 5 % of the samples, or clamped to 0)",
+    "N": "negative differences (fewer ticks with twice the copies in more than 5 % of the samples, "
+         "or clamped to 0)",
     "M": "two or more modes, or a cost per copy that changes with the copy count",
     "D": "disturbed (a context switch or an SMI during a sample)",
 }
@@ -140,7 +142,9 @@ def _derived_marks(rec, run):
     if negative and samples and negative * 1000 > NEGATIVE_PERMILLE * samples:
         flags.append("negatives")
         judgement = "unstable"
-        reasons.append(f"{negative} of {samples} samples had t(2U) < t(U)")
+        u = _count(rec.get("unroll"))
+        reasons.append(f"{negative} of {samples} samples had fewer ticks with "
+                       + (f"{2 * u} copies than with {u}" if u else "twice the copies"))
     smi = _count(rec.get("smi"))
     if smi:
         flags.append("disturbed")

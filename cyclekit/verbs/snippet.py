@@ -254,24 +254,51 @@ def fault_text(rec):
 
 def table_lines(found, run, text=None):
     """The readable output of [(name, record)]: a header naming the columns and the run's trust
-    verdict, a row per result or skip with its marks, a fault's lines (the kernel's, from the
-    log's text, where there is one), and a legend when a mark is not "ok"."""
+    verdict, a row per result or skip, a fault's lines (the kernel's, from the log's text, where
+    there is one), and a legend when a mark is not "ok". The columns are the run's readable rows'
+    (kernel/formats/text.c), in their order and under their names: body, ticks, cycles, per insn
+    (a body of copies of one instruction: cycles per instruction with the cycles' mark, or ticks
+    with "t"), marks, expected, verdict; the cost per copy is said at its copy counts ("at 8
+    copies, 16, 32"), never with the letter U, which in the marks is the untrusted timer."""
+    head = ("body", "ticks", "cycles", "per insn", "marks", "expected", "verdict")
     marks = {name: trust.result_marks(rec, run) for name, rec in found}
-    rows = [(name, result_row(rec, marks[name])) for name, rec in found if rec.get("type") != "fault"]
-    verdict = trust.verdict_text(run, [m.marks for m in marks.values() if m])
-    widths = [max([len(h)] + [len(r[i]) for _, r in rows]) for i, h in enumerate(TABLE_HEAD)]
-    right = (False, True, True, False, False, False)
 
-    def line(cells):
-        return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right)).rstrip()
-    lines = [line(TABLE_HEAD) + f"   run {verdict}"] if rows else []
+    def cells(name, rec):
+        name_, ticks, cycles, expected, verdict, mark = result_row(rec, marks[name])
+        cycles = cycles.split(" (")[0]          # the per-instruction value goes to its own column
+        per, unit = rec.get("per_instruction"), cycles[-1:] if cycles != "-" else ""
+        if not isinstance(per, dict) or rec.get("type") != "result":
+            per_cell = "-"
+        elif _number(per.get("cycles")) is not None:
+            per_cell = f"{per['cycles']:.2f}{unit}"
+        else:
+            per_cell = _fixed(per.get("ticks"), "t")
+        return (name_, ticks, cycles, per_cell, mark, expected, verdict)
+
+    def copy_counts(line, rec):
+        u = rec.get("unroll")
+        if not line.startswith("  ticks per copy: ") or not isinstance(u, int) or isinstance(u, bool):
+            return line
+        lin = rec.get("linearity") or {}
+        return "  ticks per copy: " + ", ".join(
+            f"{_fixed(lin.get(k))} at {n}" + (" copies" if i == 0 else "")
+            for i, (k, n) in enumerate((("u", u), ("2u", 2 * u), ("4u", 4 * u))))
+
+    rows = [(name, cells(name, rec)) for name, rec in found if rec.get("type") != "fault"]
+    verdict = trust.verdict_text(run, [m.marks for m in marks.values() if m])
+    widths = [max([len(h)] + [len(r[i]) for _, r in rows]) for i, h in enumerate(head)]
+    right = (False, True, True, True, False, False, False)
+
+    def line(row):
+        return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right)).rstrip()
+    lines = [line(head) + f"   run {verdict}"] if rows else []
     by_name = dict(rows)
     for name, rec in found:
         if rec.get("type") == "fault":
             lines.append((text and readable_line(text, rec, name)) or fault_text(rec))
         else:
             lines.append(line(by_name[name]))
-            lines += detail_lines(rec, marks[name]) + event_lines(rec)
+            lines += [copy_counts(d, rec) for d in detail_lines(rec, marks[name])] + event_lines(rec)
     key = trust.legend([m.marks for m in marks.values() if m])
     return lines + ([key] if key else [])
 

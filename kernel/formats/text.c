@@ -76,20 +76,22 @@ static const char *cycles_mark(const struct record *r)
     return format_cycles_exact(r) ? "c" : "~";
 }
 
-/* " (1.00/insn)" beside the cost per body, for a body of N copies of one
- * instruction (the record's per_instruction): cycles when the result has
- * them, else ticks; "" for any other body. */
+/* The per-insn column: the cost per instruction of a body of N copies of
+ * one instruction (the record's per_instruction), in cycles with the cycles'
+ * mark ("1.00~"), or in ticks with "t" where the result has no cycle unit;
+ * "-" for any other body. Its own column, so the marks and the verdict stay
+ * in theirs (issue 31). */
 static const char *per_insn_text(const struct record *r, char *buf, size_t size)
 {
     int pi = record_find(r, 0, "per_instruction");
     char v[24];
     if (pi < 0 || r->field[pi].kind != FIELD_OBJ_OPEN)
-        return "";
+        return "-";
     const char *cycles = text_of(r, pi + 1, "cycles", v, sizeof v, NULL);
     if (cycles)
-        ksnprintf(buf, size, " (%s/insn)", cycles);
+        ksnprintf(buf, size, "%s%s", cycles, cycles_mark(r));
     else
-        ksnprintf(buf, size, " (%s ticks/insn)", text_of(r, pi + 1, "ticks", v, sizeof v, "?"));
+        ksnprintf(buf, size, "%st", text_of(r, pi + 1, "ticks", v, sizeof v, "?"));
     return buf;
 }
 
@@ -105,11 +107,10 @@ static const char *row_marks(const struct record *r, char *buf, size_t size)
     return buf;
 }
 
-/* Fits 80 columns (the VGA screen) up to the flags, except that a body of
- * copies of one instruction adds its cost per instruction (12 columns
- * more); ns are in the record.
- * The marks column sits after the cycles (one place: other columns join
- * here too). */
+/* Columns: name, ticks, cycles, per insn, marks, expected, verdict, then
+ * the bracketed notes; ns are in the record. Every row has every column
+ * ("-" when empty), so the columns line up under the heading
+ * (write_results_heading). */
 static void row(const struct record *r)
 {
     char t[24], c[24], ex[32] = "-", disagree[48] = "", on[24] = "", uarch[32], ev[24], mk[8], per[40];
@@ -132,7 +133,7 @@ static void row(const struct record *r)
     if (cpu)
         ksnprintf(on, sizeof on, " [cpu %u]", (unsigned)cpu->v.u);
     const struct field *smi = record_get(r, "smi");
-    log_text("  %-31s %8s %8s%s%s %-5s %-17s %s%s%s%s%s\n", format_str(r, "name", ""),
+    log_text("  %-31s %8s %8s%s %8s %-5s %-17s %s%s%s%s%s\n", format_str(r, "name", ""),
              text_of(r, 0, "ticks", t, sizeof t, ""), text_of(r, 0, "cycles", c, sizeof c, "-"),
              cycles_mark(r), per_insn_text(r, per, sizeof per), row_marks(r, mk, sizeof mk), ex,
              verdict,

@@ -3,6 +3,7 @@
  * order a reader needs their reasons (issue 20): negative differences,
  * enough samples to judge, a long enough sample, modes, linearity in the
  * copy count, the cycle reference against the start-up rate. */
+#include "lib/fmt.h"
 #include "measure.h"
 #include "timer.h"
 
@@ -104,7 +105,11 @@ void judge_measurement(const struct judge_samples *js, uint64_t *scratch, struct
     stats_judgement_start(j);
     struct stats_negatives neg;
     stats_negatives(js->t_u, js->t_2u, js->n, &neg);
-    stats_judge_negatives(&neg, "t(2U) < t(U)", j);
+    /* Said with the copy counts: in the marks U is the untrusted timer. */
+    char what[64];
+    ksnprintf(what, sizeof what, "fewer ticks with %u copies than with %u", (unsigned)(2 * m->unroll),
+              (unsigned)m->unroll);
+    stats_judge_negatives(&neg, what, j);
     struct stats_tolerance tol = ensemble_tolerance(iters);
     stats_judge_ensembles(js->diffs, js->n, MEASURE_ENSEMBLES, &tol, iters, scratch, NULL, j);
     judge_length(js, scratch, m);

@@ -267,10 +267,13 @@ void write_skip(const char *name, const char *reason)
 
 void write_results_heading(const struct plan *pl)
 {
+    /* The run's parameters spelled out: in the marks below U is the
+     * untrusted timer and S unstable, so no letter names them (issue 31). */
     log_text("\n== Benchmarks == per body: ticks, core cycles (c exact, ~ estimated); "
-             "U=%u L=%u%s S=%u\n", (unsigned)pl->unroll, (unsigned)pl->loops,
+             "unroll %u, loops %u%s, samples %u\n", (unsigned)pl->unroll, (unsigned)pl->loops,
              pl->loops_grow ? " (more for a short sample)" : "", (unsigned)pl->samples);
-    log_text("  %-31s %8s %9s %-5s %-17s %s\n", "benchmark", "ticks", "cycles", "marks", "expected", "verdict");
+    log_text("  %-31s %8s %9s %8s %-5s %-17s %s\n", "benchmark", "ticks", "cycles", "per insn", "marks",
+             "expected", "verdict");
     log_text("  marks: ok stable on a trusted timer | U untrusted timer | ? not judged | S unstable\n"
              "         N negative differences | M modes or non-linear | D disturbed\n");
 }

@@ -118,8 +118,10 @@ struct stats_length {
 bool stats_sample_length(uint64_t resolution, uint32_t min_steps, uint64_t t_u, uint32_t loops,
                          struct stats_length *out);
 
-/* Raises "short" (not judged): "t(2U) - t(U) spans 40 ticks, below 1000 (1000 steps
- * of 1): 25 loops needed, 1 used". Nothing when long enough. */
+/* Raises "short" (not judged): "the timed difference spans 40 ticks, below the
+ * minimum 1000: 25 loops needed, 1 used" (the difference t(2U) - t(U), said
+ * without the letter U, which the marks use for an untrusted timer). Nothing
+ * when long enough. */
 void stats_judge_length(const struct stats_length *len, struct stats_judgement *j);
 
 /* ---- 4. Modes ------------------------------------------------------------ */

@@ -83,13 +83,13 @@ def test_the_result_line_has_a_header_and_its_trust_mark(tmp_path):
     assert_complete(log)
     lines = p.stdout.splitlines()
     head, row, legend = lines[0], lines[1], lines[-1]
-    assert head.split()[:7] == ["body", "ticks", "cycles", "expected", "verdict", "trust", "run"], head
-    assert head.split()[7] == "untrusted", "QEMU TCG: the run's verdict is in the header"
+    assert head.split()[:9] == ["body", "ticks", "cycles", "per", "insn", "marks", "expected", "verdict", "run"], head
+    assert head.split()[9] == "untrusted", "QEMU TCG: the run's verdict is in the header"
     marks = cyclekit_trust.result_marks(the_result(log), cyclekit_trust.run_trust(log.records)).marks
     assert marks.startswith("U"), "QEMU TCG: the timer is not trusted"
     # Cells are two spaces apart; two ADDs are two copies of one instruction (--count inferred).
-    assert re.split(r" {2,}", row.strip()) == [the_result(log)["name"], "2.00", "2.00c (1.00/insn)", "-", "-",
-                                               marks], row
+    assert re.split(r" {2,}", row.strip()) == [the_result(log)["name"], "2.00", "2.00c", "1.00c", marks, "-",
+                                               "-"], row
     assert legend.startswith("marks: U untrusted timer"), legend
 
 

@@ -99,7 +99,7 @@ def trust_records(platform, new):
                _result("mem/chase/4K", 1.9, 5.0), _result("lat/smi", 0.38, 1.0, smi=2)]
     # What the new kernel says of each (the same order): judgement, flags, reason.
     said = [("stable", [], ""), ("unstable", ["ensembles"], "the sample ensembles disagree"),
-            ("unstable", ["negatives"], "10 of 31 samples had t(2U) < t(U)"), ("stable", [], ""),
+            ("unstable", ["negatives"], "10 of 31 samples had fewer ticks with 16 copies than with 8"), ("stable", [], ""),
             ("unstable", ["modes"], "2 modes: 1.90 (20 of 31), 3.80 (11 of 31)"), ("stable", ["disturbed"], "2 SMIs")]
     for rec, (judgement, flags, reason) in zip(results, said):
         if tcg:

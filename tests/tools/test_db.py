@@ -259,7 +259,7 @@ def test_trust_is_stored_per_run_and_result(trust_db):
         assert {r["marks_derived"] for r in mine} == {"False" if new else "True"}
     empty = next(r for r in rows if r["run"] == "2" and r["benchmark"] == "calib/empty")
     assert (empty["judgement"], empty["flags"], empty["trust"]) == ("unstable", "negatives", "flagged")
-    assert empty["reason"] == "10 of 31 samples had t(2U) < t(U)"
+    assert empty["reason"] == "10 of 31 samples had fewer ticks with 16 copies than with 8"
     chase = next(r for r in rows if r["run"] == "3" and r["benchmark"] == "mem/chase/4K")
     assert (chase["flags"], chase["trust"]) == ("untrusted-timer,modes", "untrusted")
 

@@ -61,7 +61,7 @@ def test_derived_reasons_and_flags_say_why():
     _, found = marks_of("kvm", False)
     empty = dict(found)["calib/empty"]
     assert (empty.judgement, empty.flags) == ("unstable", ("negatives",))
-    assert empty.reason == "10 of 31 samples had t(2U) < t(U)"
+    assert empty.reason == "10 of 31 samples had fewer ticks with 16 copies than with 8"
     smi = dict(found)["lat/smi"]
     assert (smi.judgement, smi.flags, smi.reason) == ("stable", ("disturbed",), "2 SMIs during the measurement")
     _, found = marks_of("tcg", False)
@@ -108,7 +108,7 @@ def test_a_clean_silicon_run_is_trusted():
 def test_legend_names_the_letters_that_occur_in_order():
     assert trust.legend(["ok", "SN", "U"]) == (
         "marks: U untrusted timer (an emulator, or the trust check failed); S unstable; "
-        "N negative differences (t(2U) < t(U) in more than 5 % of the samples, or clamped to 0)")
+        "N negative differences (fewer ticks with twice the copies in more than 5 % of the samples, or clamped to 0)")
 
 
 def run_snippet_report(path, names, as_json):
@@ -124,12 +124,12 @@ def test_snippet_prints_a_header_the_marks_and_a_legend(tmp_path, new):
     rc, out, _ = run_snippet_report(path, ["lat/add", "calib/empty"], False)
     assert rc == 0
     assert out.splitlines() == [
-        "body         ticks  cycles  expected  verdict           trust   run untrusted (" + logsynth.TCG_WHY + ")",
-        "lat/add       0.38   1.00~  -         untrusted timing  U",
-        "calib/empty   0.00   0.00~  -         untrusted timing  USN",
-        "  why: 10 of 31 samples had t(2U) < t(U)",
+        "body         ticks  cycles  per insn  marks  expected  verdict   run untrusted (" + logsynth.TCG_WHY + ")",
+        "lat/add       0.38   1.00~         -  U      -         untrusted timing",
+        "calib/empty   0.00   0.00~         -  USN    -         untrusted timing",
+        "  why: 10 of 31 samples had fewer ticks with 16 copies than with 8",
         "marks: U untrusted timer (an emulator, or the trust check failed); S unstable; "
-        "N negative differences (t(2U) < t(U) in more than 5 % of the samples, or clamped to 0)"]
+        "N negative differences (fewer ticks with twice the copies in more than 5 % of the samples, or clamped to 0)"]
 
 
 @pytest.mark.parametrize("new,verdict", [(False, "trusted (silicon under KVM)"),
@@ -139,21 +139,21 @@ def test_snippet_on_silicon(tmp_path, new, verdict):
     kernel wrote one (the whole run had four marked results), else that of what is printed."""
     path = logsynth.trust_log(str(tmp_path / "kvm.log"), "kvm", new)
     rc, out, _ = run_snippet_report(path, ["lat/add"], False)
-    assert out.splitlines() == [f"body     ticks  cycles  expected  verdict  trust   run {verdict}",
-                                "lat/add   0.38   1.00~  -         -        ok"]
+    assert out.splitlines() == [f"body     ticks  cycles  per insn  marks  expected  verdict   run {verdict}",
+                                "lat/add   0.38   1.00~         -  ok     -         -"]
 
 
 def test_snippet_shows_the_modes_and_the_cost_per_copy(tmp_path):
     """A kernel's result in two modes: under its row, why, each mode with its count, and the
-    cost per copy at U, 2U and 4U (the record's modes and linearity)."""
+    cost per copy at 8, 16 and 32 copies (the record's modes and linearity, its unroll)."""
     path = logsynth.trust_log(str(tmp_path / "kvm.log"), "kvm", True)
     rc, out, _ = run_snippet_report(path, ["mem/chase/4K"], False)
     assert out.splitlines() == [
-        "body          ticks  cycles  expected  verdict  trust   run flagged (4 results marked)",
-        "mem/chase/4K   1.90   5.00~  -         -        SM",
+        "body          ticks  cycles  per insn  marks  expected  verdict   run flagged (4 results marked)",
+        "mem/chase/4K   1.90   5.00~         -  SM     -         -",
         "  why: 2 modes: 1.90 (20 of 31), 3.80 (11 of 31)",
         "  modes: 1.90 ticks (20 samples), 3.80 ticks (11 samples)",
-        "  ticks per copy: 1.90 at U, 1.91 at 2U, 1.90 at 4U",
+        "  ticks per copy: 1.90 at 8 copies, 1.91 at 16, 1.90 at 32",
         "marks: S unstable; M two or more modes, or a cost per copy that changes with the copy count"]
 
 
@@ -170,12 +170,12 @@ def test_snippet_json_carries_the_marks(tmp_path):
         else:
             assert rec == dict(logged, judgement="unstable", flags=["untrusted-timer", "negatives"],
                                reason="the timer is not trusted: " + logsynth.TCG_WHY
-                                      + "; 10 of 31 samples had t(2U) < t(U)",
+                                      + "; 10 of 31 samples had fewer ticks with 16 copies than with 8",
                                marks="USN", marks_derived=True)
         assert err.splitlines() == [
             f"cyclekit snippet: run untrusted ({logsynth.TCG_WHY})",
             "cyclekit snippet: marks: U untrusted timer (an emulator, or the trust check failed); S unstable; "
-            "N negative differences (t(2U) < t(U) in more than 5 % of the samples, or clamped to 0)"]
+            "N negative differences (fewer ticks with twice the copies in more than 5 % of the samples, or clamped to 0)"]
 
 
 def log_table(path):
@@ -238,9 +238,9 @@ def test_snippet_over_a_serial_session_shows_the_marks(tmp_path, monkeypatch, as
         assert err.getvalue().splitlines()[0] == f"cyclekit snippet: run untrusted ({logsynth.TCG_WHY})"
     else:
         assert out.getvalue().splitlines()[:3] == [
-            "body     ticks  cycles  expected  verdict           trust   run untrusted (" + logsynth.TCG_WHY + ")",
-            "snippet   0.00   0.00~  -         untrusted timing  USN",
-            "  why: 10 of 31 samples had t(2U) < t(U)"]
+            "body     ticks  cycles  per insn  marks  expected  verdict   run untrusted (" + logsynth.TCG_WHY + ")",
+            "snippet   0.00   0.00~         -  USN    -         untrusted timing",
+            "  why: 10 of 31 samples had fewer ticks with 16 copies than with 8"]
         assert out.getvalue().splitlines()[3].startswith("marks: U untrusted timer")
 
 
@@ -262,9 +262,9 @@ def test_a_hosted_snippet_on_this_machine_shows_its_marks(tmp_path):
     run = trust.run_trust(log.records, log.end)
     marks = trust.result_marks(log.one("result"), run).marks
     lines = p.stdout.splitlines()
-    assert lines[0].split()[:7] == ["body", "ticks", "cycles", "expected", "verdict", "trust", "run"]
+    assert lines[0].split()[:9] == ["body", "ticks", "cycles", "per", "insn", "marks", "expected", "verdict", "run"]
     assert lines[0].endswith("run " + trust.verdict_text(run, [marks]))
-    assert lines[1].split()[0] == "snippet" and lines[1].split()[-1] == marks
+    assert lines[1].split()[0] == "snippet" and lines[1].split()[4] == marks
     if marks == "ok":
         assert len(lines) == 2
         return
@@ -278,4 +278,6 @@ def test_a_hosted_snippet_on_this_machine_shows_its_marks(tmp_path):
     per_copy = [d for d in details if d.startswith("  ticks per copy: ")]
     assert len(per_copy) == (1 if isinstance(lin, dict) else 0), details
     if per_copy:
-        assert per_copy[0] == "  ticks per copy: " + ", ".join(f"{lin[k]:.2f} at {k.upper()}" for k in ("u", "2u", "4u"))
+        u = rec["unroll"]
+        assert per_copy[0] == f"  ticks per copy: {lin['u']:.2f} at {u} copies, {lin['2u']:.2f} at {2 * u}, " \
+                              f"{lin['4u']:.2f} at {4 * u}"
