@@ -230,6 +230,8 @@ $(GUARD_THREADS): tests/unit/threads/guard_threads.c kernel/platform/guard.c ker
 $(BUILD)/host/firmware/test_smbios: $(BUILD)/host/kernel/bare/firmware/smbios.c.o
 # So is the Multiboot 1 reader (QEMU's -kernel handoff).
 $(BUILD)/host/boot/test_multiboot1: $(BUILD)/host/kernel/bare/multiboot1.c.o $(BUILD)/host/kernel/bare/boot_info.c.o
+# And the multiboot2 reader (GRUB's handoff).
+$(BUILD)/host/boot/test_multiboot2: $(BUILD)/host/kernel/bare/multiboot2.c.o $(BUILD)/host/kernel/bare/boot_info.c.o
 # So is the UEFI boot's memory map (kernel/bare/efi/efi_map.c).
 $(BUILD)/host/efi/test_efi_map: $(BUILD)/host/kernel/bare/efi/efi_map.c.o
 # So is the local APIC access (x2APIC cannot be booted under QEMU TCG): its
