@@ -57,6 +57,7 @@ def latency_curve(runs, title="Memory latency: pointer chase"):
             y = next(p[1] for pts in fams.values() for p in pts if p[0] == size)
             ax.annotate(f"{name.rsplit('/', 1)[1]}: {size_text(size)}, not {size_text(want)}",
                         xy=(size, y), xytext=(-8, -4), textcoords="offset points", ha="right", va="top", fontsize=8,
+                        bbox=dict(facecolor="white", edgecolor="none", alpha=0.85),
                         color=colour)
         for name, size in run.caches():
             if any(m[0] == size and m[1].startswith(name + " ") for m in marked):
