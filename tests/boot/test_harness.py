@@ -79,6 +79,7 @@ TIMER_MODES = [
     ("Conroe", "lfence+rdtsc+lfence"),                 # Intel, SSE2, no RDTSCP
     ("Skylake-Client", "lfence+rdtsc / rdtscp+lfence"),
     ("max", "cpuid+rdtsc"),                            # TCG's max is an AMD family 6: LFENCE not trusted
+    ("EPYC,-rdtscp", "lfence+rdtsc+lfence"),           # AMD Zen without RDTSCP (a bhyve guest): LFENCE
     ("486", "pit channel 2"),                          # no TSC
 ]
 
