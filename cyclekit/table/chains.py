@@ -75,7 +75,9 @@ def single(text, opcode, evex):
         return Chain([parsed.text(ops)])
     dest_family = regs.family(*first.reg)
     bank = dest_family[0]
-    sources = [k for k, o in enumerate(parsed.operands) if k and o.reg and regs.BANK.get(o.reg[0]) == bank]
+    fixed = sets._fixed_names(parsed)       # a shift's CL, BLENDVPS's implicit XMM0
+    sources = [k for k, o in enumerate(parsed.operands)
+               if k and o.reg and regs.BANK.get(o.reg[0]) == bank and o.name not in fixed]
     same = [k for k in sources if regs.family(*parsed.operands[k].reg) == dest_family]
     data = [k for k in sources if parsed.operands[k].reg[0] == first.reg[0]]
     merge = (first.mask and not first.zeroing) or "_Int" in opcode or bool(SCALAR_RE.match(parsed.mnemonic))
@@ -91,8 +93,9 @@ def single(text, opcode, evex):
     else:
         chain_at = None          # through the destination itself (a two-operand form)
     fresh = []
-    if chain_at is not None:
-        ops[chain_at] = regs.name_of(*first.reg) + parsed.operands[chain_at].decor
+    if chain_at is not None:      # the destination's register at the source's own width
+        ops[chain_at] = regs.name_of(parsed.operands[chain_at].reg[0], first.reg[1]) + \
+            parsed.operands[chain_at].decor
     for k in sources:
         if k == chain_at or regs.family(*parsed.operands[k].reg) != dest_family:
             continue
@@ -118,6 +121,10 @@ def pair(texts, opcodes):
     second's destination made the first's input) or None when it cannot be."""
     a = regs.parse(sets.immediate_fixed(texts[0], opcodes[0]))
     b = regs.parse(sets.immediate_fixed(texts[1], opcodes[1]))
+    for parsed, opcode, text in ((a, opcodes[0], texts[0]), (b, opcodes[1], texts[1])):
+        prefix = sets.encoding_prefix(opcode, text)
+        if prefix and prefix not in parsed.prefixes:
+            parsed.prefixes.insert(0, prefix)
     if not a.operands or not b.operands or not b.operands[0].reg:
         return None
     out = b.operands[0]

@@ -172,11 +172,13 @@ def plan_all(selected, features, variants=()):
 
 def same_opcode(decoded, opcode):
     """LLVM names one encoding twice where a form has an intrinsic twin (SQRTSSr and
-    SQRTSSr_Int decode alike), and a LOCK_ pseudo-opcode decodes as its plain form with
-    the prefix: the decoder's name is either."""
+    SQRTSSr_Int decode alike), a LOCK_ pseudo-opcode decodes as its plain form with the
+    prefix, MAXCPD as MAXPD: the decoder's name is either."""
     if decoded is None:
         return False
-    return decoded.replace("_Int", "") == re.sub(r"^LOCK_", "", opcode).replace("_Int", "")
+    def plain(name):     # MAXCPD: LLVM's commutable twin of MAXPD, the same bytes
+        return re.sub(r"^(V?)(MAX|MIN)C", r"\1\2", re.sub(r"^LOCK_", "", name)).replace("_Int", "")
+    return plain(decoded) == plain(opcode)
 
 
 def _insns(texts, codes):
@@ -204,6 +206,9 @@ def apply(tools, selected, features, variants=()):
         if why:
             if job.kind == "tput":
                 form.tput_how = f"LLVM's set ({why})"
+            elif job.kind == "lat" and len(job.texts) == 2:
+                form.lat = bodies.Body(problem=f"LLVM's pair is no chain and its round trip is not the "
+                                               f"form's own ({why})")
             elif job.kind == "lat":
                 form.lat_meta = {"closed": f"LLVM's chain ({why})"}
             continue

@@ -69,7 +69,7 @@ def _one_imm(parsed, opcode=""):
         if parsed.mnemonic in SHIFTS and len(ops) == 2:
             ops[-1] = "0x2"
         else:
-            m = re.search(r"(\d+)(ri|mi|i)(\d*)$", opcode)
+            m = re.search(r"(\d+)(rri|rmi|ri|mi|i)(\d*)$", opcode)
             width = int(m.group(3) or m.group(1)) if m else 8
             ops[-1] = {16: "0x100", 32: "0x1000000", 64: "0x1000000"}.get(width, ops[-1])
     return ops
