@@ -70,9 +70,9 @@ class Job:
     """A body to build: its kind ('tput', 'lat' or a variant's key), the instruction texts,
     the init texts before and after LLVM's kept init, and how it was made."""
 
-    def __init__(self, form, kind, texts, pre, keep, post, how, check=None, meta=None, memory_form=False):
+    def __init__(self, form, kind, texts, pre, keep, post, how, meta=None, memory_form=False):
         self.form, self.kind, self.texts, self.pre, self.keep, self.post = form, kind, texts, pre, keep, post
-        self.how, self.check, self.meta, self.memory_form = how, check, meta or {}, memory_form
+        self.how, self.meta, self.memory_form = how, meta or {}, memory_form
         self.probe = self.meta.pop("probe", texts[0])     # the instruction that must be the form's
         self.divisors = []       # DIV's divisor of 1 (bodies.divisor_init), after the rest
 
@@ -93,22 +93,19 @@ def _set_jobs(form, features, variants):
     stride = plan.stride
     layout = f", {stride} bytes apart" if mem else ""
     what = "copies of the same instruction" if plan.same else "copies, distinct registers"
-    out = [Job(form, "tput", plan.copies, pre, keep, post, f"{n} {what}{layout}",
-               check=first, memory_form=mem)]
+    out = [Job(form, "tput", plan.copies, pre, keep, post, f"{n} {what}{layout}", memory_form=mem)]
     if plan.breakers:
         texts = [t for c in plan.copies for t in plan.breakers + [c]]
         out.append(Job(form, "tput:break", texts, pre, keep, post,
-                       f"each copy after {'; '.join(plan.breakers)}", check=first, memory_form=mem,
+                       f"each copy after {'; '.join(plan.breakers)}", memory_form=mem,
                        meta={"per": n, "probe": plan.copies[0]}))
     if "line" in variants and mem:
         line = sets.plan(first.text, _evex(first), line_per_copy=True, opcode=form.opcode)
         if not isinstance(line, str):
-            out.append(Job(form, "tput:line", line.copies, pre, keep, post, "one 64-byte line per copy",
-                           check=first, memory_form=mem))
+            out.append(Job(form, "tput:line", line.copies, pre, keep, post, "one 64-byte line per copy", memory_form=mem))
     if "zero-mask" in variants and plan.masks:
         zpre = _zeroing(plan.used, features) + _mask_init(plan.masks, features, zero=True)
-        out.append(Job(form, "tput:zero-mask", plan.copies, zpre, keep, post, "all-zero masks",
-                       check=first, memory_form=mem))
+        out.append(Job(form, "tput:zero-mask", plan.copies, zpre, keep, post, "all-zero masks", memory_form=mem))
     for job in out:
         job.divisors = divisors
     return out
@@ -135,13 +132,12 @@ def _chain_jobs(form, features, variants):
     post = _zeroing(set(chain.fresh), features) + _mask_init(masks, features)
     meta = {"divide": chain.divide, "subtract": chain.subtract, "bound": chain.bound,
             "closed": chain.closed, "pair": chain.pair}
-    out = [Job(form, "lat", chain.texts, pre, list(body.init), post, chain.closed, check=body.insns[0], meta=meta)]
+    out = [Job(form, "lat", chain.texts, pre, list(body.init), post, chain.closed, meta=meta)]
     merge = len(texts) == 1 and chain.texts[0] != sets.immediate_fixed(texts[0], form.opcode) and \
         ("{k" in texts[0] or "_Int" in form.opcode or chains.SCALAR_RE.match(regs.parse(texts[0]).mnemonic))
     if "pass-through" in variants and merge:
         out.append(Job(form, "lat:pass-through", [sets.immediate_fixed(texts[0], form.opcode)], pre, list(body.init),
-                       _mask_init(masks, features), "LLVM's chain, through the pass-through operand",
-                       check=body.insns[0], meta={"divide": 1, "subtract": 0, "bound": False}))
+                       _mask_init(masks, features), "LLVM's chain, through the pass-through operand", meta={"divide": 1, "subtract": 0, "bound": False}))
     return out
 
 
