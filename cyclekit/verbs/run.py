@@ -55,14 +55,15 @@ def refusal(args):
     return launch.cpu_refusal(args.cpu, args.qemu or "x86_64")
 
 
-def kernel_notes(log_file):
-    """(the kernel's notes about options it did not know, its error notes) from the saved log."""
+def kernel_notes(log_file, rc):
+    """(the kernel's notes about options it did not know, its error notes, the run's status: the end
+    record's, else rc; the hosted runner exits 2 for an unknown option) from the saved log."""
     try:
         log = logfile.parse_file(log_file)
     except OSError:
-        return [], []
+        return [], [], rc
     errors = [f"{n.get('topic')}: {n.get('text', '')}" for n in log.notes(level="error")]
-    return log.unknown_options(), errors
+    return log.unknown_options(), errors, log.status if log.end else rc
 
 
 def build(target, what):
@@ -95,9 +96,9 @@ def run(args):
     except media.MediaError as e:
         print(f"cyclekit run: {e}", file=sys.stderr)
         return EXIT_USAGE
-    unknown, errors = kernel_notes(log)
+    unknown, errors, status = kernel_notes(log, rc)
     if unknown:
-        print(f"cyclekit run: the kernel said: {'; '.join(unknown)}; log saved to {log} (status {rc}; "
+        print(f"cyclekit run: the kernel said: {'; '.join(unknown)}; log saved to {log} (status {status}; "
               f"exit {EXIT_USAGE} for the unknown option)", file=sys.stderr)
         return EXIT_USAGE
     # A script reads one line: a failed run's line says the kernel's first error.

@@ -407,7 +407,8 @@ def report(log_file, names, rc, as_json, events=None):
         return rc or 1
     unknown = log.unknown_options()
     if unknown:     # measured, but not as asked: a script must learn it (as from `cyclekit run`)
-        print(f"cyclekit snippet: the kernel said: {'; '.join(unknown)} (status {rc}; exit 2 for the "
+        status = log.status if log.end else rc   # the hosted runner itself exits 2 for it
+        print(f"cyclekit snippet: the kernel said: {'; '.join(unknown)} (status {status}; exit 2 for the "
               "unknown option)", file=sys.stderr)
         return 2
     return rc

@@ -1,7 +1,10 @@
 /* cyclekit-hosted: the harness and the bench/ files as a Linux program.
  * The arguments are the kernel's command line, word for word:
  *     cyclekit-hosted bench=calib/add_chain,calib/empty samples=501 hist
- * The exit code is the run status (kernel/status.h). */
+ * The exit code is the run status (kernel/status.h), or 2 when an option was
+ * mistyped: the run still went on, as the kernel does, and after it one
+ * line on stderr per mistake says what was wrong and what was used instead
+ * (a user's mistake exits 2 in every host tool: docs/host-tools.md). */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,9 +49,16 @@ static bool help_asked(int argc, char **argv)
     return false;
 }
 
+#define EXIT_MISTAKE 2
+
+static const char *program_name(const char *argv0)
+{
+    return strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+}
+
 static int usage(const char *argv0)
 {
-    const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+    const char *name = program_name(argv0);
     printf("usage: %s [KEY=VALUE | KEY]...\n"
            "The cyclekit harness and benchmarks as a Linux program. The arguments are the kernel's\n"
            "command line, word for word (%s bench=calib/* samples=501 hist); the exit code is\n"
@@ -56,6 +66,21 @@ static int usage(const char *argv0)
     write_help();
     fflush(stdout);
     return 0;
+}
+
+/* The options' mistakes, after the run where they cannot scroll away: a
+ * line each on stderr, and exit 2 unless the run's own status is worse. */
+static int mistakes_said(const char *name, int status)
+{
+    int n = options_mistakes();
+    if (!n)
+        return status;
+    for (int i = 0; options_mistake(i); i++)
+        fprintf(stderr, "%s: %s\n", name, options_mistake(i));
+    if (n > 4)
+        fprintf(stderr, "%s: %d more mistakes in the options (the log's cmdline notes)\n", name, n - 4);
+    fflush(stderr);
+    return status > EXIT_MISTAKE ? status : EXIT_MISTAKE;
 }
 
 int main(int argc, char **argv)
@@ -70,9 +95,10 @@ int main(int argc, char **argv)
         return usage(argv[0]);
     join_arguments(argc, argv);
     hosted_guard_init();
+    options_set_runner(program_name(argv[0]));
     options_parse(cmdline);
     hosted_platform.cmdline = cmdline;
     int status = run_suite(&hosted_platform, &serve_session);
     fflush(stdout);
-    return status;
+    return mistakes_said(program_name(argv[0]), status);
 }

@@ -98,5 +98,26 @@ const struct option *option_find(const char *key);
 
 /* The key nearest to a word that is no option (at most 2 edits; NULL: none). */
 const char *option_nearest(const char *word);
+/* Levenshtein distance of two words (each cut at 64 characters), and
+ * whether a name is near enough to a mistyped word to suggest it: at most
+ * 2 edits, and fewer than the word's length. Benchmark names use them too. */
+unsigned option_edit_distance(const char *a, const char *b);
+bool option_near(const char *word, const char *name);
+
+/* The hosted runner's name (NULL, the default: bare metal). It changes how
+ * the notes tell a reader to ask for the options or the benchmarks, and its
+ * notes about an unknown word add what the run used instead. */
+void options_set_runner(const char *name);
+/* "boot with 'list'" on bare metal, "`cyclekit-hosted64 list`" hosted. */
+void options_ask(const char *what, char *buf, size_t size);
+
+/* The user's mistakes in the options, as reported (options_report_problems:
+ * an unknown word, a bad value; not an option of the other platform) or
+ * noted later by the run (sweep= naming no benchmark). The hosted runner
+ * repeats them on stderr and exits 2; bare metal only notes them and runs on.
+ * options_mistake(i): the text of one of the first 4, NULL past them. */
+void options_note_mistake(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int options_mistakes(void);
+const char *options_mistake(int i);
 
 #endif

@@ -8,20 +8,46 @@ extern const struct option __start_ck_options[] __attribute__((weak));
 extern const struct option __stop_ck_options[] __attribute__((weak));
 
 #define PROBLEMS_MAX 8
-static char problems[PROBLEMS_MAX][256]; /* a note's text holds 255 */
+/* A problem: its text (a note's holds 255), whether it was the user's
+ * mistake (an unknown word, a bad value; not an option that means nothing
+ * on this platform), and the option an unknown word most likely meant. */
+static struct {
+    char text[256];
+    bool mistake;
+    const struct option *near;
+} problems[PROBLEMS_MAX];
 #define VALUE_SHOWN 120 /* characters of a bad value quoted in its message */
 static int nproblems, nproblems_total;
 
-static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void problem(const char *fmt, ...)
+/* The user's mistakes as reported (the hosted runner repeats them on stderr
+ * and exits 2); they outlive options_forget_problems(). */
+#define MISTAKES_MAX 4
+static char mistakes[MISTAKES_MAX][256];
+static int nmistakes, nmistakes_total;
+
+/* NULL on bare metal; the hosted runner's program name (options_set_runner). */
+static const char *runner;
+
+static void add_problem(bool mistake, const struct option *near, const char *text)
 {
     nproblems_total++;
     if (nproblems == PROBLEMS_MAX)
         return;
+    problems[nproblems].mistake = mistake;
+    problems[nproblems].near = near;
+    kstrlcpy(problems[nproblems++].text, text, sizeof problems[0].text);
+}
+
+/* A bad value or a word too long: the user's mistake. */
+static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void problem(const char *fmt, ...)
+{
+    char text[sizeof problems[0].text];
     va_list ap;
     va_start(ap, fmt);
-    kvsnprintf(problems[nproblems++], sizeof problems[0], fmt, ap);
+    kvsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    add_problem(true, NULL, text);
 }
 
 static void set_default(const struct option *o)
@@ -40,6 +66,7 @@ void options_reset(void)
     for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++)
         set_default(o);
     nproblems = nproblems_total = 0;
+    nmistakes = nmistakes_total = 0;
 }
 
 const struct option *option_find(const char *key)
@@ -151,6 +178,15 @@ static void reject(const struct option *o, const char *value)
     set_default(o);
 }
 
+/* An option of the other platform: noted, not the user's mistake (the same
+ * command line serves both). */
+static void elsewhere(const struct option *o)
+{
+    char text[sizeof problems[0].text];
+    ksnprintf(text, sizeof text, "option '%s' has no meaning here: %s; ignored", o->key, o->help);
+    add_problem(false, NULL, text);
+}
+
 static void apply(const struct option *o, const char *value)
 {
     uint32_t v;
@@ -181,16 +217,17 @@ static void apply(const struct option *o, const char *value)
         }
         break;
     case OPTION_ELSEWHERE:
-        problem("option '%s' has no meaning here: %s; ignored", o->key, o->help);
+        elsewhere(o);
         return;
     }
     reject(o, value);
 }
 
 /* Levenshtein distance (insertions, deletions, substitutions), one row at
- * a time; words longer than a key can be are cut, they match nothing near. */
-#define NEAR_LEN 32
-static unsigned edit_distance(const char *a, const char *b)
+ * a time; words longer than a key or a benchmark name can be are cut, they
+ * match nothing near. */
+#define NEAR_LEN 64
+unsigned option_edit_distance(const char *a, const char *b)
 {
     unsigned row[NEAR_LEN + 1];
     size_t la = kstrlen(a), lb = kstrlen(b);
@@ -218,30 +255,57 @@ static unsigned edit_distance(const char *a, const char *b)
 /* The option a mistyped word most likely meant: the nearest key, when at
  * most 2 edits away and closer than the word's own length (so "x" does
  * not suggest "on"); NULL when none is that near. */
-const char *option_nearest(const char *word)
+static const struct option *option_find_nearest(const char *word)
 {
-    const char *best = NULL;
+    const struct option *best = NULL;
     unsigned best_d = 3;
     for (const struct option *o = __start_ck_options; o < __stop_ck_options; o++) {
         if (o->kind == OPTION_ELSEWHERE)
             continue;
-        unsigned d = edit_distance(word, o->key);
+        unsigned d = option_edit_distance(word, o->key);
         if (d < best_d && d < kstrlen(word)) {
             best_d = d;
-            best = o->key;
+            best = o;
         }
     }
     return best;
 }
 
+const char *option_nearest(const char *word)
+{
+    const struct option *o = option_find_nearest(word);
+    return o ? o->key : NULL;
+}
+
+bool option_near(const char *word, const char *name)
+{
+    unsigned d = option_edit_distance(word, name);
+    return d <= 2 && d < kstrlen(word);
+}
+
+void options_set_runner(const char *name) { runner = name; }
+
+/* How a reader asks for `what` ("help", "list"): bare metal boots with it,
+ * the hosted runner takes it as its argument. */
+void options_ask(const char *what, char *buf, size_t size)
+{
+    if (runner)
+        ksnprintf(buf, size, "`%s %s`", runner, what);
+    else
+        ksnprintf(buf, size, "boot with '%s'", what);
+}
+
 static void unknown(const char *word)
 {
-    const char *near = option_nearest(word);
+    const struct option *near = option_find_nearest(word);
+    char ask[96], text[sizeof problems[0].text];
+    options_ask("help", ask, sizeof ask);
     if (near)
-        problem("unknown option '%s' ignored (boot with 'help' for the list); did you mean '%s'?", word,
-                near);
+        ksnprintf(text, sizeof text, "unknown option '%s' ignored (%s for the list); did you mean '%s'?", word,
+                  ask, near->key);
     else
-        problem("unknown option '%s' ignored (boot with 'help' for the list)", word);
+        ksnprintf(text, sizeof text, "unknown option '%s' ignored (%s for the list)", word, ask);
+    add_problem(true, near, text);
 }
 
 int options_parse(const char *cmdline)
@@ -288,10 +352,66 @@ int options_parse(const char *cmdline)
     return nproblems_total - before;
 }
 
+/* An option's value now, as a user would type it ("8", "auto", "'calib/add_chain'"). */
+static void describe_value(const struct option *o, char *buf, size_t size)
+{
+    uint32_t v = 0;
+    switch (o->kind) {
+    case OPTION_UINT:
+    case OPTION_ENUM: v = *(const uint32_t *)o->value; break;
+    case OPTION_BOOL: ksnprintf(buf, size, "%s", *(const bool *)o->value ? "on" : "off"); return;
+    case OPTION_STR: ksnprintf(buf, size, "'%s'", (const char *)o->value); return;
+    case OPTION_ELSEWHERE: ksnprintf(buf, size, "-"); return;
+    }
+    ksnprintf(buf, size, "%u", (unsigned)v);
+    for (const struct option_name *n = o->names; n && n->name; n++)
+        if (n->value == v) {
+            ksnprintf(buf, size, "%s", n->name);
+            return;
+        }
+}
+
+void options_note_mistake(const char *fmt, ...)
+{
+    if (nmistakes == MISTAKES_MAX) {
+        nmistakes_total++;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(mistakes[nmistakes++], sizeof mistakes[0], fmt, ap);
+    va_end(ap);
+    nmistakes_total++;
+}
+
+int options_mistakes(void) { return nmistakes_total; }
+
+const char *options_mistake(int i) { return i >= 0 && i < nmistakes ? mistakes[i] : NULL; }
+
+/* The hosted runner says what it used instead of an unknown word: the
+ * value of the option it most likely meant, once every word is parsed
+ * (bare metal's notes stay as they were). */
+static void report_problem(int i)
+{
+    char text[sizeof problems[0].text + 64], value[48];
+    kstrlcpy(text, problems[i].text, sizeof text);
+    if (runner && problems[i].near) {
+        describe_value(problems[i].near, value, sizeof value);
+        size_t len = kstrlen(text);
+        ksnprintf(text + len, sizeof text - len, " the run used %s=%s", problems[i].near->key, value);
+    } else if (runner && kstrncmp(text, "unknown option ", 15) == 0) {
+        size_t len = kstrlen(text);
+        ksnprintf(text + len, sizeof text - len, "; the run went on without it");
+    }
+    log_note("warn", "cmdline", "%s", text);
+    if (problems[i].mistake)
+        options_note_mistake("%s", text);
+}
+
 void options_report_problems(void)
 {
     for (int i = 0; i < nproblems; i++)
-        log_note("warn", "cmdline", "%s", problems[i]);
+        report_problem(i);
     if (nproblems_total > nproblems)
         log_note("warn", "cmdline", "%d more problems not shown", nproblems_total - nproblems);
     options_forget_problems();

@@ -47,6 +47,9 @@ void write_help(void);                                     /* option help: every
 /* xs: the XSAVE state (XCR0) after the setup; NULL when not read. */
 void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
                const struct cpu_xstate *xs);
+/* The same record under one readable line (list and help: nothing is measured). */
+void write_cpu_brief(const struct cpu_info *c, const struct cpu_microcode *mc,
+                     const struct cpu_xstate *xs);
 
 /* The MSR sweep, option msrscan (write_msrscan.c): a heading, a readable line
  * before each range is read (progress), then the section and one record:

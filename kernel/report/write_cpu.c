@@ -325,6 +325,8 @@ static void record(const struct cpu_info *c, const struct cpu_microcode *mc,
     rec_close();
 }
 
+static void screen_name(const struct cpu_info *c);
+
 void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
                const struct cpu_xstate *xs)
 {
@@ -349,6 +351,28 @@ void write_cpu(const struct cpu_info *c, const struct cpu_microcode *mc,
     if (cpu_has(c, FEAT_HYPERVISOR) && !c->hv_vendor[0])
         log_note("warn", "cpu", "hypervisor bit set but leaf 0x40000000 gave no vendor");
     record(c, mc, xs);
+    screen_name(c);
+}
+
+/* list and help (nothing is measured): the CPU in one line, and the same record. */
+void write_cpu_brief(const struct cpu_info *c, const struct cpu_microcode *mc,
+                     const struct cpu_xstate *xs)
+{
+    const char *brand = c->brand;
+    while (*brand == ' ')
+        brand++;
+    if (c->generation != CPU_GEN_CPUID)
+        log_text("cpu: %s (no CPUID)\n", c->name);
+    else
+        log_text("cpu: %s, %s family %u model %u stepping %u%s%s%s%s\n", c->name, cpu_vendor_name(c->vendor),
+                 c->family, c->model, c->stepping, brand[0] ? " (" : "", brand, brand[0] ? ")" : "",
+                 cpu_has(c, FEAT_HYPERVISOR) ? ", under a hypervisor" : "");
+    record(c, mc, xs);
+    screen_name(c);
+}
+
+static void screen_name(const struct cpu_info *c)
+{
     const char *brand = c->brand;
     while (*brand == ' ') /* Intel pads the brand string on the left */
         brand++;

@@ -54,6 +54,20 @@ static void cpu_record(void)
     write_cpu(cpu, &microcode, cpu_xstate);
 }
 
+/* list and help describe the machine and the benchmarks, and measure
+ * nothing: no PMU proof, no timer calibration or trust check, no MSR sweep,
+ * no measurement between cores; the CPU in one line. */
+static bool describing(void)
+{
+    return settings.list || settings.help;
+}
+
+static void cpu_brief(void)
+{
+    cpu_xstate_probe();
+    write_cpu_brief(cpu, NULL, cpu_xstate);
+}
+
 static void smp_measure(void)
 {
     between_cores(here);
@@ -114,8 +128,8 @@ int run_suite(const struct platform *p, const struct run_session *session)
 
     status = status_worst(status, phase(p, "cpu identification", cpu_probe));
     status = status_worst(status, phase(p, "cpu setup", p->after_cpu_probe ? cpu_setup : NULL));
-    status = status_worst(status, phase(p, "cpu report", cpu_record));
-    if (settings.msrscan)
+    status = status_worst(status, phase(p, "cpu report", describing() ? cpu_brief : cpu_record));
+    if (settings.msrscan && !describing())
         status = status_worst(status, phase(p, "msr scan", msr_scan));
     status = status_worst(status, phase(p, "topology", topology));
 
@@ -128,11 +142,17 @@ int run_suite(const struct platform *p, const struct run_session *session)
     if (session && session->wanted(p)) {
         write_step("serve session");
         status = status_worst(status, session->run(p));
+    } else if (describing()) {
+        if (settings.list) {
+            write_step("benchmarks");
+            suite_list(p);
+        }
     } else {
         write_step("benchmarks");
         status = status_worst(status, suite_run(p, settings.selftest ? selftest_in_benchmarks : NULL));
     }
-    status = status_worst(status, phase(p, "between cores", smp_measure));
+    if (!describing() || (session && session->wanted(p)))
+        status = status_worst(status, phase(p, "between cores", smp_measure));
 
     if (status == STATUS_OK && log_errors())
         status = STATUS_ERRORS;

@@ -10,8 +10,10 @@
 #include "harness/plan.h"
 #include "harness/timer.h"
 #include "harness/trust.h"
+#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "load/loaded.h"
+#include "options/option.h"
 #include "options/settings.h"
 #include "platform/platform.h"
 #include "platform/status.h"
@@ -38,6 +40,39 @@ bool suite_selects(const char *name)
         if (kglob(glob, name))
             return true;
     return false;
+}
+
+/* Adds a name `d` edits from `word` to the suggestion, at most 3. */
+static void suggest(const char *word, const char *name, unsigned d, char *buf, size_t size, unsigned *n)
+{
+    if (*n == 3 || !option_near(word, name) || option_edit_distance(word, name) != d)
+        return;
+    size_t len = kstrlen(buf);
+    ksnprintf(buf + len, size - len, "%s'%s'", *n ? ", " : "; did you mean ", name);
+    (*n)++;
+}
+
+void suite_nearest(const char *words, char *buf, size_t size)
+{
+    char word[64];
+    unsigned n = 0;
+    buf[0] = '\0';
+    for (unsigned d = 1; d <= 2 && !n; d++) /* the nearest only: one edit, else two */
+        for (const char *p = words; (p = kword(p, ",", word, sizeof word)) != NULL;) {
+            bool glob = false;
+            for (const char *c = word; *c; c++)
+                glob |= *c == '*' || *c == '?' || *c == '[';
+            if (glob)
+                continue;
+            for (unsigned i = 0; i < all_count(); i++)
+                suggest(word, all_at(i)->name, d, buf, size, &n);
+            for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++)
+                suggest(word, b->name, d, buf, size, &n);
+        }
+    if (n) {
+        size_t len = kstrlen(buf);
+        ksnprintf(buf + len, size - len, "?");
+    }
 }
 
 static void init_counters(void *arg)
@@ -166,8 +201,11 @@ static int nothing_selected(bool selftest)
         log_note("warn", "bench", "no benchmark matches bench=%s", settings.bench);
         return STATUS_OK;
     }
-    log_note("error", "bench", "no benchmark matches bench=%s; nothing was measured (boot with 'list' for "
-             "the names)", settings.bench);
+    char ask[96], near[200];
+    options_ask("list", ask, sizeof ask);
+    suite_nearest(settings.bench, near, sizeof near);
+    log_note("error", "bench", "no benchmark matches bench=%s; nothing was measured (%s for the names)%s",
+             settings.bench, ask, near);
     return STATUS_NOTHING_SELECTED;
 }
 
@@ -179,11 +217,6 @@ int suite_run(const struct platform *p, int (*before)(const struct platform *p))
         return status_worst(status, timing);
     if (before)
         status = status_worst(status, before(p));
-    if (settings.list) {
-        suite_list(p);
-        finish_counters();
-        return status;
-    }
     unsigned ran;
     status = status_worst(status, suite_run_selected(p, &ran));
     if (!ran && !settings.sweep[0] && !smp_selected())

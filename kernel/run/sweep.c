@@ -6,11 +6,13 @@
 #include "harness/count.h"
 #include "harness/result.h"
 #include "load/loaded.h"
+#include "options/option.h"
 #include "options/settings.h"
 #include "platform/status.h"
 #include "pmu/counters.h"
 #include "record/log.h"
 #include "report/write.h"
+#include "suite.h"
 #include "sweep.h"
 
 struct sweep_job {
@@ -31,7 +33,13 @@ int event_sweep(const struct platform *p)
     const struct bench *b = bench_find(settings.sweep) ? bench_find(settings.sweep) : loaded_find(settings.sweep);
     char why[160];
     if (!b) {
-        log_note("warn", "sweep", "no benchmark named '%s' (boot with 'list')", settings.sweep);
+        char ask[96], near[200];
+        options_ask("list", ask, sizeof ask);
+        suite_nearest(settings.sweep, near, sizeof near);
+        log_note("warn", "sweep", "no benchmark named '%s' (%s)%s", settings.sweep, ask, near);
+        /* The user's mistake: the hosted runner exits 2 for it (bare metal runs on). */
+        options_note_mistake("option 'sweep': no benchmark named '%s', so nothing was swept (%s for the names)%s",
+                             settings.sweep, ask, near);
         return STATUS_OK;
     }
     const char *unmet = bench_unmet(b, p->ring0, why, sizeof why);

@@ -65,8 +65,9 @@ def test_an_unknown_option_fails_a_snippet_that_measured(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert "snippet" in p.stdout, "the body was measured and shown"
     said = [line for line in p.stderr.splitlines() if "the kernel said" in line]
-    assert said == ["cyclekit snippet: the kernel said: unknown option 'unrol' ignored (boot with 'help' "
-                    "for the list); did you mean 'unroll'? (status 0; exit 2 for the unknown option)"]
+    assert said == ["cyclekit snippet: the kernel said: unknown option 'unrol' ignored (`cyclekit-hosted64 help` "
+                    "for the list); did you mean 'unroll'? the run used unroll=8 (status 0; exit 2 for the unknown "
+                    "option)"]
 
 
 def test_a_missing_log(tmp_path):

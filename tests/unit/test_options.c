@@ -326,6 +326,71 @@ static void unknown_word_names_the_nearest_option(void **state)
     assert_int_equal(t.count, 200);
 }
 
+/* The hosted runner's wording: how to ask is its own command, an unknown
+ * word says what the run used instead (the near option's value once every
+ * word is parsed), and the user's mistakes are kept for its stderr and exit
+ * status; an option of the other platform is a note, not a mistake. */
+static void hosted_runner_says_what_it_used(void **state)
+{
+    (void)state;
+    options_reset();
+    capture_reset();
+    options_set_runner("cyclekit-hosted64");
+    assert_int_equal(options_parse("cont=5 count=7 zzzzzz=1 farside verbose=perhaps"), 4);
+    options_report_problems();
+    options_set_runner(NULL);
+    const char *h = capture_human();
+    const char *cont = "unknown option 'cont' ignored (`cyclekit-hosted64 help` for the list); did you mean "
+                       "'count'? the run used count=7";
+    const char *far = "unknown option 'zzzzzz' ignored (`cyclekit-hosted64 help` for the list); the run went on "
+                      "without it";
+    const char *bad = "option 'verbose': 'perhaps' is not on/off; using the default off";
+    assert_non_null(strstr(h, cont));
+    assert_non_null(strstr(h, far));
+    assert_null(strstr(h, "boot with"));
+    assert_int_equal(options_mistakes(), 3);
+    assert_string_equal(options_mistake(0), cont);
+    assert_string_equal(options_mistake(1), far);
+    assert_string_equal(options_mistake(2), bad);
+    assert_null(options_mistake(3));
+    /* A mistake the run finds later (sweep=) joins them; a reset forgets them. */
+    options_note_mistake("option 'sweep': no benchmark named '%s'", "x");
+    assert_int_equal(options_mistakes(), 4);
+    assert_string_equal(options_mistake(3), "option 'sweep': no benchmark named 'x'");
+    options_reset();
+    assert_int_equal(options_mistakes(), 0);
+    assert_null(options_mistake(0));
+}
+
+/* Bare metal asks for a boot; the hosted runner for its own argument. */
+static void asking_for_a_list(void **state)
+{
+    (void)state;
+    char buf[64];
+    options_ask("list", buf, sizeof buf);
+    assert_string_equal(buf, "boot with 'list'");
+    options_set_runner("cyclekit-hosted");
+    options_ask("list", buf, sizeof buf);
+    options_set_runner(NULL);
+    assert_string_equal(buf, "`cyclekit-hosted list`");
+}
+
+/* Benchmark names are longer than keys: the distance holds past 32
+ * characters, and a name is near only within 2 edits and under the word's length. */
+static void near_names(void **state)
+{
+    (void)state;
+    assert_int_equal(option_edit_distance("lat64/imull", "lat64/imul"), 1);
+    assert_int_equal(option_edit_distance("lat64/imull", "lat64/mulx"), 2);
+    assert_int_equal(option_edit_distance("simd64/vfmadd231ps_zmm/tputt", "simd64/vfmadd231ps_zmm/tput"), 1);
+    assert_int_equal(option_edit_distance("mem64/chase/4xLLC/aaaaaaaaaaaaaaaaaaaaaab",
+                                          "mem64/chase/4xLLC/aaaaaaaaaaaaaaaaaaaaaaa"), 1);
+    assert_true(option_near("lat64/imull", "lat64/imul"));
+    assert_false(option_near("lat/nosuch", "lat/push"));
+    assert_false(option_near("ab", "cd"));
+    assert_false(option_near("x", "on"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +405,9 @@ int main(void)
         cmocka_unit_test_setup(help_lists_every_option, setup),
         cmocka_unit_test_setup(every_registered_option_explains_a_bad_value, setup),
         cmocka_unit_test_setup(unknown_word_names_the_nearest_option, setup),
+        cmocka_unit_test_setup(hosted_runner_says_what_it_used, setup),
+        cmocka_unit_test_setup(asking_for_a_list, setup),
+        cmocka_unit_test_setup(near_names, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
