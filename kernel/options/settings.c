@@ -64,7 +64,7 @@ OPTION_ENUM_AT(smpfaultkind, &settings.smpfaultkind, "smpfaultkind", SMP_FAULT_U
                "gone: a double fault, caught on its own double-fault stack)");
 
 /* What the run does besides measuring. */
-OPTION_BOOL_AT(help, &settings.help, "help", false, "print the options and their values first");
+OPTION_BOOL_AT(help, &settings.help, "help", false, "print the options and their values; nothing is measured");
 OPTION_BOOL_AT(selftest, &settings.selftest, "selftest", false,
                "provoke #DE, #UD, #GP and a nonexistent MSR read, then every vector a benchmark body "
                "can raise (inside a benchmark); check each is caught and the state restored");
