@@ -214,6 +214,20 @@ class WireSession:
         self.session.close()
 
 
+QEMU_ARCHES = ("x86_64", "i386")
+
+
+def qemu_command(python, run_qemu, iso, arch="x86_64", cpu=None, icount=False, kvm=False):
+    """scripts/run-qemu's command for a table session: qemu-system-x86_64 (64-bit forms) or
+    qemu-system-i386 (--mode 32: the 32-bit kernel, -cpu pentium and the like)."""
+    if arch not in QEMU_ARCHES:
+        raise ValueError(f"QEMU {arch!r}: one of {', '.join(QEMU_ARCHES)}")
+    cmd = [python, run_qemu, "--iso", iso, "--qemu", arch]
+    cmd += ["--icount", "0"] if icount else []
+    cmd += ["--accel", "kvm", "--cpu", "host"] if kvm else (["--cpu", cpu] if cpu else [])
+    return cmd
+
+
 class QemuSession(WireSession):
     """The kernel booted under QEMU with `serve`, through its serial socket: the
     bare-metal harness, many bodies per boot; ended with the table."""

@@ -5,6 +5,8 @@
   cyclekit image --floppy cyclekit.img                 a 1.44 MB BIOS floppy (486, early Pentium)
   cyclekit image --usb stick.img                       a BIOS/UEFI USB stick; UEFI runs write their log to it
   cyclekit image -o x.iso --module build/snippets/snippet.ckb
+  cyclekit image --floppy p5.img --table pentium       a P5's 32-bit table, run from the medium
+                                                       (then: cyclekit table --mode 32 --cpu pentium --from-log LOG)
 
 The options go on the first (default) menu entry's kernel line; each module
 gets a `module2` line in every entry. A netboot directory is served as it
@@ -30,6 +32,13 @@ def add_arguments(parser):
     parser.add_argument("--options", default="", help="kernel options for the default entry")
     parser.add_argument("--module", action="append", default=[], metavar="FILE", dest="modules",
                         help="a loadable benchmark file to include (repeatable)")
+    parser.add_argument("--table", metavar="CPU",
+                        help="pack the 32-bit instruction table of LLVM's CPU (pentium, pentium-mmx, ...) "
+                             "into the medium: the kernel runs every form and logs the rows; "
+                             "`cyclekit table --mode 32 --cpu CPU --from-log LOG` writes the table")
+    parser.add_argument("--table-isa", default="", metavar="LIST", help="with --table: gpr,x87 (default) ...")
+    parser.add_argument("--table-match", metavar="REGEX", help="with --table: only these forms")
+    parser.add_argument("--table-opcodes", metavar="LIST", help="with --table: only these LLVM opcodes")
     parser.add_argument("--no-build", action="store_true", help="do not run make first")
 
 
@@ -46,6 +55,8 @@ def run(args):
     try:
         if not args.no_build:
             media.make_kernels()
+        if args.table:
+            args.modules = list(args.modules) + [table_pack(args)]
         if args.output:
             media.iso(args.output, args.options, args.modules)
             print(f"cyclekit image: wrote {args.output}")
@@ -61,7 +72,28 @@ def run(args):
             size = usb.usb(args.usb, args.options, args.modules, args.size)
             print(f"cyclekit image: wrote {args.usb}: {size >> 20} MiB, one FAT32 partition "
                   f"(write it to a stick with dd; logs: cyclekit logs DEVICE)")
-    except (media.MediaError, OSError) as e:
+    except (media.MediaError, OSError, ValueError) as e:
         print(f"cyclekit image: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def table_pack(args):
+    """The 32-bit table's bodies as one pack module (cyclekit/table/i386.py), written
+    under build/table/; its path."""
+    import os
+    from cyclekit import llvm
+    from cyclekit.table import i386
+    from cyclekit.table.build import stderr
+    tools = {"exegesis": llvm.find("exegesis"), "mc": llvm.find("mc"), "mca": llvm.find("mca")}
+    isas = [i for i in args.table_isa.split(",") if i]
+    opcodes = args.table_opcodes.split(",") if args.table_opcodes else None
+    selected = i386.plan(tools, args.table, stderr, args.table_match, opcodes, isas)
+    files = [data for _, data in i386.files(selected)]
+    data = i386.pack(files)
+    os.makedirs(i386.CACHE, exist_ok=True)
+    path = os.path.join(i386.CACHE, "table.ckt")
+    with open(path, "wb") as f:
+        f.write(data)
+    print(f"cyclekit image: table pack of {len(selected)} forms, {len(files)} bodies, {len(data)} bytes")
+    return path

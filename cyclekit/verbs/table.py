@@ -5,6 +5,8 @@
   cyclekit table --opcodes ADD64rr,IMUL64rr -o t/   these LLVM opcodes alone (fast)
   cyclekit table --cpu sapphirerapids -o t/         LLVM's model of that CPU beside
   cyclekit table --cpu pentium -o t/                the P5 column from scripts/p5model.py
+  cyclekit table --mode 32 --cpu pentium --qemu -o t/   a 32-bit CPU's table (LLVM's i386 forms)
+  cyclekit table --mode 32 --cpu pentium --from-log run.log -o t/   the rows a boot medium logged
 
 The forms come from llvm-exegesis (latency and inverse_throughput snippets,
 no counters needed), each is measured by the hosted 64-bit runner in one
@@ -21,7 +23,7 @@ import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media
-from cyclekit.table import build, checks, forms, measure, model, output, p5, rework
+from cyclekit.table import build, checks, forms, i386, measure, model, output, p5, rework
 from cyclekit.table.rework import VARIANTS
 from cyclekit.tree import BUILD
 
@@ -59,6 +61,15 @@ def add_arguments(parser):
     parser.add_argument("--variants", default="", metavar="LIST",
                         help=f"also measure these named variants: {','.join(VARIANTS)} or all "
                              "(docs/table.md says what each costs)")
+    parser.add_argument("--mode", type=int, choices=(64, 32), default=64,
+                        help="64 (default): the x86-64 forms; 32: LLVM's i386 forms of --cpu (pentium, "
+                             "pentium-mmx, pentiumpro, pentium2 ...), measured by the 32-bit kernel "
+                             "(--qemu: qemu-system-i386) or the 32-bit hosted runner")
+    parser.add_argument("--from-log", metavar="LOG",
+                        help="with --mode 32: no measuring; the rows a boot medium made with "
+                             "`cyclekit image --table` logged (give the same --cpu/--isa/--match/--opcodes)")
+    parser.add_argument("--pairing", choices=("auto", "on", "off"), default="auto",
+                        help="with --mode 32: the P5 pairing bodies (auto: for pentium and pentium-mmx)")
     parser.add_argument("--no-build", action="store_true", help="do not run make hosted (make iso) first")
 
 
@@ -87,6 +98,12 @@ def check_arguments(args):
         return "--icount and --kvm go with --qemu"
     if args.icount and args.kvm:
         return "--icount is QEMU's TCG; it does not go with --kvm"
+    if getattr(args, "mode", 64) == 32 and (args.kvm or args.variants or args.asm):
+        return "--mode 32 takes no --kvm, --variants or --asm"
+    if getattr(args, "from_log", None) and (getattr(args, "mode", 64) != 32 or args.qemu or args.serial):
+        return "--from-log goes with --mode 32, without --qemu or --serial"
+    if getattr(args, "from_log", None) and not os.path.isfile(args.from_log):
+        return f"--from-log {args.from_log}: no such file"
     if args.limit is not None and args.limit < 1:
         return f"--limit {args.limit}: must be at least 1"
     if media.missing_directory(args.output):
@@ -124,6 +141,8 @@ def run(args):
     except llvm.LlvmMissing as e:
         build.stderr(f"{e}; nothing measured")
         return 2
+    if getattr(args, "mode", 64) == 32:
+        return run32(args, tools)
     if not args.no_build and not args.serial:
         media.make("iso" if args.qemu else "hosted")
     started = time.monotonic()
@@ -157,6 +176,75 @@ def session_starter(args):
     qemu += ["--icount", "0"] if args.icount else []
     qemu += ["--accel", "kvm", "--cpu", "host"] if args.kvm else []
     return lambda: measure.QemuSession(qemu)
+
+
+def session_starter32(args):
+    """--mode 32: the 32-bit kernel under qemu-system-i386 (QEMU's nearest -cpu model), a
+    machine on a serial line, or the 32-bit hosted runner (build/cyclekit-hosted)."""
+    if args.serial:
+        return lambda: measure.WireSession(args.serial, ready_timeout=None if args.wait_ready else 0)
+    if not args.qemu:
+        return lambda: measure.HostedSession(launch.HOSTED)
+    qemu = measure.qemu_command(sys.executable, launch.RUN_QEMU, os.path.join(BUILD, "cyclekit.iso"), "i386",
+                                i386.QEMU_CPUS.get(args.cpu or "pentium", "pentium"), args.icount)
+    return lambda: measure.QemuSession(qemu)
+
+
+def run32(args, tools):
+    """cyclekit table --mode 32 (cyclekit/table/i386.py)."""
+    cpu = args.cpu or "pentium"
+    isas = [i for i in args.isa.split(",") if i]
+    pairing = {"auto": None, "on": True, "off": False}[args.pairing]
+    started = time.monotonic()
+    opcodes = args.opcodes.split(",") if args.opcodes else None
+    if args.from_log:
+        with open(args.from_log, errors="replace") as f:
+            records = i386.records_from_log(f)
+        try:
+            selected = i386.plan(tools, cpu, build.stderr, args.match, opcodes, isas, args.limit, None, pairing)
+        except ValueError as e:
+            build.stderr(str(e))
+            return 2
+        found = sum(1 for k in records if k[0] != "cpu")
+        build.stderr(f"{args.from_log}: {found} bodies' records for {len(selected)} forms")
+        info, rows_ = i386.rows_of(selected, records, cpu, build.stderr,
+                                   {"seconds": round(time.monotonic() - started, 1), "from_log": args.from_log,
+                                    "match": args.match, "isa": args.isa or None})
+        i386.write_all(args.output, info, rows_)
+        build.stderr(f"{len(rows_)} forms, {info['measured']} measured: {os.path.join(args.output, 'index.html')}")
+        return 0
+    if not args.no_build and not args.serial:
+        media.make("iso" if args.qemu else "hosted")
+    runner = measure.Runner(session_starter32(args), args.options)
+    try:
+        runner.start_session()
+        features = (runner.cpu or {}).get("features") or ()
+        selected = i386.plan(tools, cpu, build.stderr, args.match, opcodes, isas, args.limit, features, pairing)
+        t0 = time.monotonic()
+        records = i386.measure(runner, selected, build.stderr)
+        if runner.cpu:
+            records[("cpu", "record")] = runner.cpu
+        t_measure = time.monotonic() - t0
+        info, rows_ = i386.rows_of(selected, records, cpu, build.stderr,
+                                   {"seconds": round(time.monotonic() - started, 1),
+                                    "measure_seconds": round(t_measure, 2), "match": args.match,
+                                    "isa": args.isa or None, "llvm": os.path.basename(tools["exegesis"])})
+        i386.write_all(args.output, info, rows_)
+        build.stderr(f"{len(rows_)} forms, {info['measured']} measured, {info['seconds']} s "
+                     f"(the session {t_measure:.1f} s for {info['bodies']} bodies): "
+                     f"{os.path.join(args.output, 'index.html')}")
+        for reason, n in sorted(info["skipped"].items(), key=lambda kv: -kv[1]):
+            build.stderr(f"  skipped {n}: {reason}")
+        return 0
+    except ValueError as e:
+        build.stderr(str(e))
+        return 2
+    except measure.SessionDied as e:
+        where = args.serial or ("QEMU (i386)" if args.qemu else launch.HOSTED)
+        build.stderr(f"{where} could not start a session: {e}")
+        return 1
+    finally:
+        runner.close()
 
 
 def model_values(tools, cpu_name, note, selected):

@@ -6,6 +6,7 @@
 #include "platform/platform.h"
 #include "record/log.h"
 #include "report/write.h"
+#include "table_pack.h"
 
 void boot_modules_load(void)
 {
@@ -18,6 +19,8 @@ void boot_modules_load(void)
     unsigned n = platform->boot_modules ? platform->boot_modules(&list) : 0;
     for (unsigned i = 0; i < n; i++) {
         static struct module_verdict v;
+        if (table_pack_take(list[i].data, list[i].len))
+            continue; /* run after the setup, instead of the suite (run.c) */
         loaded_add(list[i].data, list[i].len, list[i].origin, &v);
         write_module(&v);
         if (!v.accepted)

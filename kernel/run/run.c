@@ -16,6 +16,7 @@
 #include "record/log.h"
 #include "report/write.h"
 #include "boot_modules.h"
+#include "table_pack.h"
 #include "run.h"
 #include "selftest.h"
 #include "suite.h"
@@ -142,6 +143,9 @@ int run_suite(const struct platform *p, const struct run_session *session)
     if (session && session->wanted(p)) {
         write_step("serve session");
         status = status_worst(status, session->run(p));
+    } else if (table_pack_present()) {
+        write_step("instruction table from the medium");
+        status = status_worst(status, suite_serve(p, table_pack_run));
     } else if (describing()) {
         if (settings.list) {
             write_step("benchmarks");
