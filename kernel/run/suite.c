@@ -2,6 +2,7 @@
  * bench= selects (bench_run.c measures each), the event sweep, and the
  * PMU's restore check. A benchmark never prints; everything it says goes
  * out through the writers. */
+#include "bench_names.h"
 #include "bench_run.h"
 #include "clock/aperf.h"
 #include "cpu/cpu.h"
@@ -25,14 +26,6 @@
 #include "suite.h"
 #include "sweep.h"
 
-/* Built-in benchmarks first, in their files' order, then the loaded ones
- * (kernel/load/) in the order they came: one list, listed and run alike. */
-static unsigned all_count(void) { return bench_count() + loaded_count(); }
-static const struct bench *all_at(unsigned i)
-{
-    return i < bench_count() ? bench_begin() + i : loaded_at(i - bench_count());
-}
-
 bool suite_selects(const char *name)
 {
     char glob[64];
@@ -40,39 +33,6 @@ bool suite_selects(const char *name)
         if (kglob(glob, name))
             return true;
     return false;
-}
-
-/* Adds a name `d` edits from `word` to the suggestion, at most 3. */
-static void suggest(const char *word, const char *name, unsigned d, char *buf, size_t size, unsigned *n)
-{
-    if (*n == 3 || !option_near(word, name) || option_edit_distance(word, name) != d)
-        return;
-    size_t len = kstrlen(buf);
-    ksnprintf(buf + len, size - len, "%s'%s'", *n ? ", " : "; did you mean ", name);
-    (*n)++;
-}
-
-void suite_nearest(const char *words, char *buf, size_t size)
-{
-    char word[64];
-    unsigned n = 0;
-    buf[0] = '\0';
-    for (unsigned d = 1; d <= 2 && !n; d++) /* the nearest only: one edit, else two */
-        for (const char *p = words; (p = kword(p, ",", word, sizeof word)) != NULL;) {
-            bool glob = false;
-            for (const char *c = word; *c; c++)
-                glob |= *c == '*' || *c == '?' || *c == '[';
-            if (glob)
-                continue;
-            for (unsigned i = 0; i < all_count(); i++)
-                suggest(word, all_at(i)->name, d, buf, size, &n);
-            for (const struct smp_bench *b = smp_bench_begin(); b < smp_bench_end(); b++)
-                suggest(word, b->name, d, buf, size, &n);
-        }
-    if (n) {
-        size_t len = kstrlen(buf);
-        ksnprintf(buf + len, size - len, "?");
-    }
 }
 
 static void init_counters(void *arg)
@@ -112,10 +72,10 @@ static void finish_counters(void)
 
 void suite_list(const struct platform *p)
 {
-    write_bench_list_heading(all_count() + smp_bench_count());
-    for (unsigned i = 0; i < all_count(); i++) {
+    write_bench_list_heading(bench_all_count() + smp_bench_count());
+    for (unsigned i = 0; i < bench_all_count(); i++) {
         char why[160];
-        write_bench_entry(all_at(i), bench_unmet_here(p, all_at(i), why, sizeof why));
+        write_bench_entry(bench_all_at(i), bench_unmet_here(p, bench_all_at(i), why, sizeof why));
     }
     /* The smp/ declarations (between_cores.c runs them after the suite). */
     unsigned running = smp_bench_running(p, smp_started());
@@ -157,11 +117,11 @@ int suite_run_selected(const struct platform *p, unsigned *ran)
     write_results_heading(&defaults);
     *ran = 0;
     unsigned n = 0;
-    for (unsigned i = 0; i < all_count(); i++)
-        n += suite_selects(all_at(i)->name);
+    for (unsigned i = 0; i < bench_all_count(); i++)
+        n += suite_selects(bench_all_at(i)->name);
     progress_start(p, n);
-    for (unsigned i = 0; i < all_count(); i++) {
-        const struct bench *b = all_at(i);
+    for (unsigned i = 0; i < bench_all_count(); i++) {
+        const struct bench *b = bench_all_at(i);
         if (!suite_selects(b->name))
             continue;
         (*ran)++;
@@ -203,7 +163,7 @@ static int nothing_selected(bool selftest)
     }
     char ask[96], near[200];
     options_ask("list", ask, sizeof ask);
-    suite_nearest(settings.bench, near, sizeof near);
+    bench_nearest(settings.bench, near, sizeof near);
     log_note("error", "bench", "no benchmark matches bench=%s; nothing was measured (%s for the names)%s",
              settings.bench, ask, near);
     return STATUS_NOTHING_SELECTED;

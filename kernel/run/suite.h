@@ -29,9 +29,4 @@ bool suite_selects(const char *name);
 /* The list of benchmarks (option list): name, what it needs, description. */
 void suite_list(const struct platform *p);
 
-/* "; did you mean 'lat64/imul'?": up to 3 benchmark names nearest to a
- * word of `words` (comma-separated; globs are skipped), one edit away, else
- * two; "" when none is that near. */
-void suite_nearest(const char *words, char *buf, size_t size);
-
 #endif

@@ -1,5 +1,6 @@
 /* The event sweep (sweep=, PmonStat's idea): one benchmark, every event the
  * CPU's counter table has, counted under the benchmark's own plan. */
+#include "bench_names.h"
 #include "bench_run.h"
 #include "guarded_step.h"
 #include "harness/bench_registry.h"
@@ -12,7 +13,6 @@
 #include "pmu/counters.h"
 #include "record/log.h"
 #include "report/write.h"
-#include "suite.h"
 #include "sweep.h"
 
 struct sweep_job {
@@ -35,7 +35,7 @@ int event_sweep(const struct platform *p)
     if (!b) {
         char ask[96], near[200];
         options_ask("list", ask, sizeof ask);
-        suite_nearest(settings.sweep, near, sizeof near);
+        bench_nearest(settings.sweep, near, sizeof near);
         log_note("warn", "sweep", "no benchmark named '%s' (%s)%s", settings.sweep, ask, near);
         /* The user's mistake: the hosted runner exits 2 for it (bare metal runs on). */
         options_note_mistake("option 'sweep': no benchmark named '%s', so nothing was swept (%s for the names)%s",
