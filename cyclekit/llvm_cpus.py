@@ -145,12 +145,16 @@ def decide(vendor, family, name, llvm, has, known):
     mine = has & VENDOR_TRAITS.get(vendor, set())
     if not row or not known or not (mine - set(row[9]) or ("AVX-512F" in row[7] and "AVX-512F" not in mine)):
         return "model number", None, []
-    fits = []
+    fits, elsewhere = [], False
     for any_family in (False, True):
         fits = [c for c in table.CORES if (any_family or not c[1] or c[1] == family) and _fits(c, vendor, has)]
+        elsewhere = any_family
         if fits:
             break
-    return ("features", fits[0], fits) if len(fits) == 1 else ("undecided", None, fits)
+    # Cores of another family are named only by a feature the model's core never has; by a
+    # missing one they are candidates (a Zen 4 signature without AVX-512 is no Zen/Zen+).
+    named = len(fits) == 1 and (not elsewhere or bool(mine - set(row[9])))
+    return ("features", fits[0], fits) if named else ("undecided", None, fits)
 
 
 def _named(rec, name, llvm):

@@ -184,16 +184,23 @@ static const struct cpu_core_class *class_of_row(const struct cpu_model *m, unsi
 
 /* Bit i for every class that fits c: AMD's of c's family first, any family
  * when none of those does (a hypervisor may report another family too). */
-static uint32_t fitting(const struct cpu_info *c)
+/* The classes c's features fit, of its own family first; *elsewhere set when
+ * only classes of another family fit: then only a feature the model's core
+ * never has names one (a missing one is a candidate at most: a Zen 4
+ * signature without AVX-512 is no Zen/Zen+). */
+static uint32_t fitting(const struct cpu_info *c, bool *elsewhere)
 {
     uint32_t has = cpu_core_traits(c), fits = 0;
-    for (int pass = 0; pass < 2 && !fits; pass++)
+    *elsewhere = false;
+    for (int pass = 0; pass < 2 && !fits; pass++) {
         for (unsigned i = 0; i < cpu_core_class_count; i++) {
             const struct cpu_core_class *k = &cpu_core_classes[i];
             if ((pass == 0 && k->family && k->family != c->family) || !fits_traits(k, c->vendor, has))
                 continue;
             fits |= 1u << i;
         }
+        *elsewhere = pass == 1 && fits;
+    }
     return fits;
 }
 
@@ -241,12 +248,15 @@ void cpu_decode_core(struct cpu_info *c)
     if (c->generation != CPU_GEN_CPUID ||
         !contradicts(class_of_row(cpu_model_of(c), c->vendor), c))
         return; /* the model number is taken at its word */
-    c->core_fits = fitting(c);
+    bool elsewhere;
+    const struct cpu_core_class *row = class_of_row(cpu_model_of(c), c->vendor);
+    bool present = (cpu_core_traits(c) & vendor_traits(c->vendor) & ~row->may) != 0;
+    c->core_fits = fitting(c, &elsewhere);
     unsigned n = 0, only = 0;
     for (unsigned i = 0; i < cpu_core_class_count; i++)
         if (bit(c->core_fits, i))
             n++, only = i;
-    if (n == 1) {
+    if (n == 1 && (!elsewhere || present)) {
         c->named_by = CPU_NAMED_BY_FEATURES;
         const struct cpu_core_class *k = &cpu_core_classes[only];
         c->name[0] = 0;

@@ -102,7 +102,9 @@ def test_the_host_chooses_by_identity_and_says_when_it_is_uncertain():
     intel = {"vendor": "Intel", "family": 6, "features": ["avx2", "avx512f"]}
     assert llvm_cpus.choose({**intel, "model": 0x55, "stepping": 4}) == ("skylake-avx512", None)
     assert llvm_cpus.choose({**intel, "model": 0x55, "stepping": 7}) == ("cascadelake", None)
-    # This host's record: the kernel said uncertain; the host picks by features and says so.
+    # A record whose model number (0xA7, Rocket Lake) the features contradict: the host
+    # names the core by its features (AMX without AMX-FP16: Sapphire/Emerald Rapids) and
+    # says so, never the model number's name.
     with open(os.path.join(ROOT, "tests", "unit", "cpu_dumps", "intel_kvm_a7_amx.txt")) as f:
         assert "model 0xA7" in f.readline()
     record = {**intel, "model": 0xa7, "stepping": 1, "name": "Rocket Lake",
@@ -110,9 +112,12 @@ def test_the_host_chooses_by_identity_and_says_when_it_is_uncertain():
               "raw": [{"leaf": "0x7", "subleaf": 1, "eax": "0x1c30"}]}
     cpu, note = llvm_cpus.choose(record)
     assert cpu == "sapphirerapids"
-    assert "uncertain identity" in note and "Rocket Lake" in note and "AVX-VNNI" in note
+    assert "named by its features" in note and "Sapphire/Emerald Rapids" in note and "AVX-VNNI" in note
+    assert not note.startswith("Rocket Lake")
     assert json.dumps(note)
-    # A Zen 4 signature without AVX-512: the reverse contradiction.
+    # A Zen 4 signature without AVX-512: the reverse contradiction. No core of family 19h
+    # fits, so the features cannot name it: unknown, with the candidates, and no model.
     cpu, note = llvm_cpus.choose({"vendor": "AMD", "family": 0x19, "model": 0x61, "stepping": 2,
                                   "features": ["avx2"]})
-    assert "lacks AVX-512F, which every Zen 4 has" in note and cpu in llvm_cpu_table.MODELS
+    assert cpu is None and note.startswith("unknown core") and "with AVX-512F, which this CPU lacks" in note
+    assert "candidates: Zen/Zen+" in note
