@@ -23,7 +23,7 @@ def test_make_run_shows_the_readable_run_and_saves_the_log(tmp_path):
     assert p.returncode == 0, err
     assert "\x1b" not in out + err and "\r" not in out, "a control sequence reached the terminal"
     assert not [line for line in out.splitlines() if line.lstrip().startswith('{"type":')]
-    header = [line for line in out.splitlines() if re.match(r"\s+benchmark\s+ticks\s+cycles\s+marks", line)]
+    header = [line for line in out.splitlines() if re.match(r"\s+benchmark\s+ticks\s+cycles\s+per insn\s+marks", line)]
     assert len(header) == 1, out
     assert re.search(r"^\s+lat/add\s+\d+\.\d\d\s", out, re.M), "the row of lat/add"
     assert re.search(r"^cyclekit: run complete: \d+ records and the end record, status 0", out, re.M)
