@@ -237,13 +237,14 @@ def split(docs):
 SEPARATOR = b"\xcc" * 4
 
 
-def _llvm_mc_texts(llvm_mc, codes, variant):
+def _llvm_mc_texts(llvm_mc, codes, variant, triple="x86_64"):
     """{code: text} in LLVM's syntax (variant 0: AT&T, 1: Intel) for each instruction's bytes
     that LLVM decodes as exactly one instruction; one llvm-mc over all of them. INT3s between
-    the instructions keep the decoder in step after bytes it refuses (32-bit-only opcodes)."""
+    the instructions keep the decoder in step after bytes it refuses (32-bit-only opcodes).
+    triple: x86_64, or i386 for 32-bit code (i386.py)."""
     # A line per instruction: llvm-mc quotes the whole line with each warning.
     text = "\n".join(" ".join(f"0x{b:02x}" for b in code + SEPARATOR) for code in codes)
-    p = subprocess.run([llvm_mc, "--disassemble", "-triple=x86_64", "-show-encoding",
+    p = subprocess.run([llvm_mc, "--disassemble", f"-triple={triple}", "-show-encoding",
                         f"-output-asm-variant={variant}"], input=text, capture_output=True, text=True)
     chunks, current = [], []
     for m in re.finditer(r"^\t(.+?)\s*# encoding: \[([^\]]*)\]", p.stdout, re.M):

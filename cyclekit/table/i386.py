@@ -48,7 +48,7 @@ import tempfile
 import time
 
 from cyclekit import asm, benchfile
-from cyclekit.table import bodies, build, classify, forms, rework, rows
+from cyclekit.table import bodies, build, classify, forms, operands, rework, rows
 from cyclekit.table.forms import Insn
 from cyclekit.tree import BUILD
 
@@ -240,22 +240,8 @@ def cut(insns, group_len):
 
 def llvm_texts(llvm_mc, insns, variant):
     """{code: LLVM's text} (variant 0 AT&T, 1 Intel) for 32-bit instruction bytes that
-    llvm-mc -triple=i386 decodes as one instruction (forms._llvm_mc_texts's method)."""
-    codes = sorted({i.code for i in insns})
-    text = "\n".join(" ".join(f"0x{b:02x}" for b in code + forms.SEPARATOR) for code in codes)
-    p = subprocess.run([llvm_mc, "--disassemble", f"-triple={TRIPLE}", "-show-encoding",
-                        f"-output-asm-variant={variant}"], input=text, capture_output=True, text=True)
-    chunks, current = [], []
-    for m in re.finditer(r"^\t(.+?)\s*# encoding: \[([^\]]*)\]", p.stdout, re.M):
-        code = bytes(int(x, 16) for x in m.group(2).split(","))
-        if code == b"\xcc":
-            if current:
-                chunks.append(current)
-            current = []
-            continue
-        current.append((re.sub(r"\s+", " ", m.group(1)).strip(), code))
-    wanted = set(codes)
-    return {c[0][1]: c[0][0] for c in chunks if len(c) == 1 and c[0][1] in wanted}
+    llvm-mc -triple=i386 decodes as one instruction."""
+    return forms._llvm_mc_texts(llvm_mc, sorted({i.code for i in insns}), variant, triple=TRIPLE)
 
 
 def add_llvm_texts(llvm_mc, insns):
@@ -413,29 +399,8 @@ def make_body(init, insns):
 
 
 def assemble32(texts):
-    """{text: bytes} for 32-bit Intel texts, one GNU as --32 run and one objdump; a line as
-    refuses is left out (operands.assemble_lines for 32-bit code)."""
-    texts = sorted(set(texts))
-    if not texts:
-        return {}
-    with tempfile.TemporaryDirectory(prefix="cyclekit-table32-") as tmp:
-        src, obj = os.path.join(tmp, "t.s"), os.path.join(tmp, "t.o")
-        bad = set()
-        for _ in range(4):
-            keep = [t for k, t in enumerate(texts) if k not in bad]
-            with open(src, "w") as f:
-                f.write(".intel_syntax noprefix\n" + "\n".join(keep) + "\n")
-            p = subprocess.run([asm.assembler(), "--32", "-o", obj, src], capture_output=True, text=True)
-            if p.returncode == 0:
-                break
-            bad |= {texts.index(keep[int(n) - 2]) for n in re.findall(r":(\d+): Error", p.stderr)}
-        else:
-            return {}
-        listing = subprocess.run(["objdump", "-d", "-M", "intel", "--insn-width=16", obj],
-                                 capture_output=True, text=True, check=True).stdout
-    codes = [bytes.fromhex(m.group(1).replace(" ", ""))
-             for m in re.finditer(r"^\s*[0-9a-f]+:\t((?:[0-9a-f]{2} )+)", listing, re.M)]
-    return dict(zip(keep, codes)) if len(codes) == len(keep) else {}
+    """{text: bytes} for 32-bit Intel texts (operands.assemble_lines with GNU as --32)."""
+    return operands.assemble_lines(texts, bits=32)
 
 
 def missing_features(texts, cpu_features, base="i586"):

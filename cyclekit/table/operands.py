@@ -94,9 +94,9 @@ def reference_texts():
             for cls, (_, template, (x, a)) in CLASSES.items()}
 
 
-def assemble_lines(texts):
+def assemble_lines(texts, bits=64):
     """{text: bytes} for instruction texts (Intel syntax), one GNU as run and one objdump;
-    a line as refuses is left out."""
+    a line as refuses is left out. bits: 64, or 32 for 32-bit code (i386.py)."""
     texts = sorted(set(texts))
     if not texts:
         return {}
@@ -107,7 +107,7 @@ def assemble_lines(texts):
             keep = [t for k, t in enumerate(texts) if k not in bad]
             with open(src, "w") as f:
                 f.write(".intel_syntax noprefix\n" + "\n".join(keep) + "\n")
-            p = subprocess.run([asm.assembler(), "--64", "-o", obj, src], capture_output=True, text=True)
+            p = subprocess.run([asm.assembler(), f"--{bits}", "-o", obj, src], capture_output=True, text=True)
             if p.returncode == 0:
                 break
             bad |= {texts.index(keep[int(n) - 2]) for n in re.findall(r":(\d+): Error", p.stderr)}
