@@ -154,9 +154,11 @@ def test_snippet_events_counts_two_page_faults_a_body(tmp_path):
     if software_rings() == "none":
         pytest.skip(f"perf_event_paranoid {paranoid()} without root: no perf events (the refusal is tested above)")
     log_file = tmp_path / "pages.log"
+    # Every copy is a madvise(2) and two page faults: beside two busy loops (stress-ng --cpu 2
+    # on two cores) a run took over the default 2 s watchdog; the test counts, it times nothing.
     p = cyclekit("snippet", "--no-build", "--hosted", "--mode", "64", "--asm", TWO_PAGES,
                  "--events", "page-faults,context-switches", "--samples", "9", "--loops", "20",
-                 "--log", str(log_file))
+                 "--options", "watchdog=30000", "--log", str(log_file))
     assert p.returncode == 0, p.stderr
     rec = cyclekit_log.parse_file(str(log_file)).one("result")
     counted = {e["event"]: e for e in rec["events"]}
