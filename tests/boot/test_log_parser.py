@@ -1,5 +1,6 @@
 """The parser the tests rely on: complete logs pass, damaged ones are caught."""
 from cyclekit import logfile as cyclekit_log
+from cyclekit.results import compare
 from conftest import assert_complete
 
 
@@ -55,7 +56,7 @@ def test_table_and_compare(boot, tmp_path):
         assert r["name"] in text
     assert "calib/alu7" in text and "7.00" in text
     # A log against itself: every ratio is exactly 1 (the empty body has none).
-    lines = cyclekit_log.compare(log, log).splitlines()[1:]
+    lines = compare.text(log, log).splitlines()[1:]
     assert len(lines) == len(log.of_type("result"))
     for line in lines:
         name, a, b, ratio = line.split()
