@@ -63,6 +63,10 @@ def measured(rec, per):
         return None, None, "no record from the runner"
     kind = rec.get("type")
     if kind == "result":
+        if "short" in (rec.get("flags") or ()):
+            # The harness grew L and took the sample again, and it is still short: a value
+            # from a run below the minimum is not printed (docs/table.md, "Timing").
+            return None, None, f"not taken: {rec.get('reason') or 'the timed run was below the minimum'}"
         cycles, ticks = rec.get("cycles"), rec.get("ticks")
         if not isinstance(cycles, (int, float)):
             return None, None, "no cycles in the result"

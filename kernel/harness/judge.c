@@ -28,13 +28,16 @@ static struct stats_tolerance ensemble_tolerance(uint64_t iters)
     return tol;
 }
 
-/* The timed difference t(2U) - t(U) must span STATS_MIN_STEPS steps of the
- * time base: its median (negative differences count as 0). */
+/* t(U) must span STATS_MIN_STEPS steps of the time base: its median. (Not
+ * the difference t(2U) - t(U): a body that costs nothing, calib/empty or an
+ * eliminated move, would grow L to its bound for a difference of noise, a
+ * million loops a body under QEMU's TCG; the reads' rounding is small against
+ * U*L bodies anyway.) */
 static void judge_length(const struct judge_samples *js, uint64_t *scratch, struct measurement *m)
 {
-    struct stats d;
-    stats_compute(js->diffs, js->n, scratch, &d);
-    stats_sample_length(js->resolution, 0, d.median_low, m->loops, &m->length);
+    struct stats tu;
+    stats_compute(js->t_u, js->n, scratch, &tu);
+    stats_sample_length(js->resolution, 0, tu.median_low, m->loops, &m->length);
     stats_judge_length(&m->length, &m->judge);
 }
 

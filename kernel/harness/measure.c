@@ -344,39 +344,29 @@ void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint
     run_copies(b, copies, (uint32_t)size);
 }
 
-/* A sample's timed difference, t(2U) - t(U), must span STATS_MIN_STEPS
- * steps of its time base (stats_checks.h): that difference is the value, so
- * the two reads' rounding must be small against it, not against t(U), which
- * also holds the init and the reads (a table body's init of a kilobyte of
- * stores made t(U) look long while U copies of VPADDD zmm took 400 ticks:
- * issue 29, cause 1). Unless L was chosen (by the benchmark or loops=), it
- * grows until the shortest of three t(2U) less the shortest of three t(U)
- * spans a quarter more, on any time base. The PIT (838 ns a tick, 16 bits)
- * wraps at 55 ms: 1250 of its ticks are 1 ms. */
+/* A sample must span STATS_MIN_STEPS steps of its time base (stats_checks.h):
+ * unless L was chosen (by the benchmark or loops=), grow it until the
+ * shortest of three t(U) spans a quarter more, on any time base. The PIT
+ * (838 ns a tick, 16 bits) wraps at 55 ms: 1250 of its ticks are 1 ms. A
+ * wide-vector body is warmed up first (measure_bench): grown on cold 512-bit
+ * units, L was too short once they were up (issue 29, cause 1: VMAXPD zmm
+ * read 0.01, its timed run below the minimum). */
 #define LENGTH_TARGET_STEPS (STATS_MIN_STEPS + STATS_MIN_STEPS / 4)
 #define LOOPS_MAX 1000000u
-
-static uint64_t shortest_of_three(const struct bench *b, uint32_t copies, uint32_t size)
-{
-    uint64_t t = UINT64_MAX;
-    for (int i = 0; i < 3 && !damage.vector; i++) {
-        uint64_t one = run_copies(b, copies, size);
-        t = one < t ? one : t;
-    }
-    return t;
-}
 
 static uint32_t grow_loops(const struct bench *b, uint32_t unroll, uint32_t size, uint32_t loops)
 {
     uint64_t target = LENGTH_TARGET_STEPS * resolution();
     for (;;) {
         ck_timing.loops = loops;
-        uint64_t one = shortest_of_three(b, unroll, size);
-        uint64_t two = shortest_of_three(b, 2 * unroll, size);
-        uint64_t d = two > one ? two - one : 0;
-        if (d >= target || loops >= LOOPS_MAX || damage.vector)
+        uint64_t t = UINT64_MAX;
+        for (int i = 0; i < 3 && !damage.vector; i++) {
+            uint64_t one = run_copies(b, unroll, size);
+            t = one < t ? one : t;
+        }
+        if (t >= target || loops >= LOOPS_MAX || damage.vector)
             return loops;
-        uint64_t grow = d ? target / d + 1 : 16;
+        uint64_t grow = t ? target / t + 1 : 16;
         loops = grow * loops > LOOPS_MAX ? LOOPS_MAX : (uint32_t)(grow * loops);
     }
 }

@@ -102,7 +102,7 @@ enum stats_verdict stats_judge_ensembles(const uint64_t *diffs, uint32_t n, uint
 struct stats_length {
     bool long_enough;
     uint64_t min_ticks;     /* min_steps * resolution (saturating) */
-    uint64_t t_u;           /* the measured length, ticks: t(2U) - t(U) (judge.c) */
+    uint64_t t_u;           /* the measured t(U), ticks */
     uint32_t loops;         /* the loops it was measured with */
     /* Loops for t(U) to reach min_ticks if time grows with the loops:
      * ceil(min_ticks * loops / t_u), never below `loops`; a t_u of 0 gives
@@ -118,9 +118,9 @@ struct stats_length {
 bool stats_sample_length(uint64_t resolution, uint32_t min_steps, uint64_t t_u, uint32_t loops,
                          struct stats_length *out);
 
-/* Raises "short" (not judged): "the timed difference spans 40 ticks, below the
- * minimum 1000: 25 loops needed, 1 used" (the difference t(2U) - t(U), said
- * without the letter U, which the marks use for an untrusted timer). Nothing
+/* Raises "short" (not judged): "the timed run spans 40 ticks, below the
+ * minimum 1000: 25 loops needed, 1 used" (t(U), said without the letter U,
+ * which the marks use for an untrusted timer). Nothing
  * when long enough. */
 void stats_judge_length(const struct stats_length *len, struct stats_judgement *j);
 

@@ -39,7 +39,7 @@ void stats_judge_length(const struct stats_length *len, struct stats_judgement *
     if (len->long_enough)
         return;
     stats_judgement_raise(j, STATS_VERDICT_NOT_JUDGED, STATS_FLAG_SHORT,
-                          "the timed difference spans %llu ticks, below the minimum %llu: %u loops needed, %u used",
+                          "the timed run spans %llu ticks, below the minimum %llu: %u loops needed, %u used",
                           (unsigned long long)len->t_u, (unsigned long long)len->min_ticks,
                           (unsigned)len->loops_needed, (unsigned)len->loops);
 }

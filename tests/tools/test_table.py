@@ -117,6 +117,8 @@ def test_rows_take_values_per_instruction_and_mark_disagreement():
     rec = {"type": "result", "cycles": 8.0, "ticks": 4.0, "stable": True,
            "stats": {"median": 4.0, "mode": 4.1, "mean_20_80": 4.0}}
     assert rows.measured(rec, 8) == (1.0, 0.025, "measured")
+    short = dict(rec, flags=["short"], reason="the timed run spans 40 ticks, below the minimum 1000")
+    assert rows.measured(short, 8) == (None, None, "not taken: the timed run spans 40 ticks, below the minimum 1000")
     assert rows.measured({"type": "fault", "name": "#DE", "vector": 0}, 1) == \
         (None, None, "fault #DE (vector 0)")
     assert rows.disagrees(1.0, 0.0, 4.0) is True

@@ -22,7 +22,7 @@ static void test_tsc_sample_too_short(void **state)
     stats_judge_length(&len, &j);
     assert_int_equal(j.verdict, STATS_VERDICT_NOT_JUDGED);
     assert_int_equal(j.flags, STATS_FLAG_SHORT);
-    assert_string_equal(j.reason, "the timed difference spans 40 ticks, below the minimum 1000: 25 loops needed, 1 used");
+    assert_string_equal(j.reason, "the timed run spans 40 ticks, below the minimum 1000: 25 loops needed, 1 used");
 }
 
 static void test_boundary_and_rounding_up(void **state)
