@@ -163,9 +163,10 @@ CHUNK = 400     # snippets per objdump run: its text for the throughput set is l
 PAD = b"\x90" * 16
 
 
-def disassemble(blobs):
+def disassemble(blobs, machine="i386:x86-64"):
     """[[Insn]] for each blob: one GNU objdump over all of them laid end to end (a program
-    per snippet would cost more than the measuring), with PAD between them."""
+    per snippet would cost more than the measuring), with PAD between them; machine is
+    objdump's -m (i386 for 32-bit code, i386.py)."""
     starts, data = [], b""
     for blob in blobs:
         starts.append(len(data))
@@ -173,7 +174,7 @@ def disassemble(blobs):
     with tempfile.NamedTemporaryFile(suffix=".bin") as f:
         f.write(data)
         f.flush()
-        out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", "-M", "intel",
+        out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", machine, "-M", "intel",
                               "--no-show-raw-insn", f.name], capture_output=True, text=True,
                              check=True).stdout
     found = [(int(m.group(1), 16), re.sub(r"\s+", " ", m.group(2)).strip())

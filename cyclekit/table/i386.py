@@ -185,29 +185,8 @@ def hash_names(names):
 
 
 def disassemble(blobs):
-    """[[Insn]] per blob, decoded as 32-bit code (objdump -m i386), PAD between blobs."""
-    starts, data = [], b""
-    for blob in blobs:
-        starts.append(len(data))
-        data += blob + forms.PAD
-    with tempfile.NamedTemporaryFile(suffix=".bin") as f:
-        f.write(data)
-        f.flush()
-        out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386", "-M", "intel",
-                              "--no-show-raw-insn", f.name], capture_output=True, text=True, check=True).stdout
-    found = [(int(m.group(1), 16), re.sub(r"\s+", " ", m.group(2)).strip())
-             for m in re.finditer(r"^\s*([0-9a-f]+):\t(.*)$", out, re.M)]
-    result, k = [], 0
-    for start, blob in zip(starts, blobs):
-        end, mine = start + len(blob), []
-        while k < len(found) and found[k][0] < end:
-            offset, text = found[k]
-            k += 1
-            if offset >= start:
-                stop = found[k][0] if k < len(found) else len(data)
-                mine.append(Insn(data[offset:min(stop, end)], text))
-        result.append(mine)
-    return result
+    """[[Insn]] per blob, decoded as 32-bit code (forms.disassemble with objdump -m i386)."""
+    return forms.disassemble(blobs, machine="i386")
 
 
 def _saved(insn, op):
