@@ -47,7 +47,10 @@ def test_gpr_chains_measure_exactly_one_per_instruction_in_one_boot(tmp_path):
     own_address = {r["opcode"] for r in rows if r["latency_status"] == f"skipped: {memory.NO_CHAIN_ADDRESS}"}
     assert {r["opcode"] for r in chains if r["latency_chain"].startswith("memory")} | own_address == \
         {"MOV64rm", "ADD64mr", "ADD32mi"}
-    assert all(r["latency_chain"] == "self" for r in chains if not r["latency_chain"].startswith("memory"))
+    # A register chain is the form's own, or LLVM's kept with the reason the rewrite was
+    # refused (LLVM drew EAX for ADD32ri: GNU as picks the accumulator encoding, ADD32i32).
+    others = {r["opcode"]: r["latency_chain"] for r in chains if not r["latency_chain"].startswith("memory")}
+    assert {o: c for o, c in others.items() if c != "self" and not c.startswith("LLVM's chain (")} == {}
     assert own_address <= {"MOV64rm"}
     # Through each other input (the form, then OR back into that input, less the OR's own
     # latency from a chain of two ORs): also exactly one.
