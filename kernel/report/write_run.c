@@ -119,7 +119,7 @@ static void hosted_text(const struct platform_hosted_info *h)
         else
             log_text(" %d (APIC ID %u)", h->cpus[i].cpu, (unsigned)h->cpus[i].apic_id);
     log_text("\n");
-    log_text("memory: %u MiB mapped and touched for mem/ benchmarks\n", (unsigned)(h->big_memory_bytes >> 20));
+    log_text("memory: %u MiB for mem/ benchmarks, mapped and touched before the first of them runs\n", (unsigned)(h->big_memory_bytes >> 20));
     log_text("privilege: ring 3: no CLI, no MSRs, no port I/O; privileged benchmarks are skipped\n");
 }
 

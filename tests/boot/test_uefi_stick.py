@@ -66,7 +66,7 @@ def qemu(image, tmp, serial="none", uefi=True, monitor=None, cmdline=CMDLINE, re
     shutil.copy(OVMF_VARS, vars_copy)
     cmd = ["qemu-system-x86_64", "-machine", "pc", "-m", "256", "-cpu", "max", "-display", "none",
            "-no-reboot", "-serial", serial, "-monitor", f"unix:{monitor},server,nowait" if monitor else "none",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-nic", "none",
            "-fw_cfg", f"name=opt/cyclekit/cmdline,string={cmdline}"]
     if uefi:
         cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
