@@ -424,7 +424,7 @@ FUZZ_BINS     := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LIB      := $(BUILD)/fuzz/libck.a
 FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC) kernel/bare/multiboot2.c kernel/bare/boot_info.c kernel/bare/firmware/smbios.c $(ACPI_PARSER_SRCS) tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30
-FUZZ_CHECK_SECONDS ?= 5
+FUZZ_CHECK_SECONDS ?= 3
 HYPOTHESIS_EXAMPLES ?= 500
 FUZZ_RUN       = $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 .PHONY: fuzz fuzz-build fuzz-check

@@ -22,7 +22,7 @@ SUBSET = ("ADD32rr", "SUB16rr", "XOR8rr", "ADC32rr", "IMUL32rr", "SHL32rCL", "IN
 def test_pentium_forms_measure_their_instruction_count_in_one_boot(tmp_path):
     assert os.path.exists(os.path.join(ROOT, "build", "cyclekit.iso")), "make iso"
     out = tmp_path / "table"
-    p = subprocess.run(["nice", FRONT, "table", "--mode", "32", "--cpu", "pentium", "--no-build", "--qemu",
+    p = subprocess.run([FRONT, "table", "--mode", "32", "--cpu", "pentium", "--no-build", "--qemu",
                         "--icount", "--opcodes", ",".join(SUBSET), "--options", "samples=5", "-o", str(out)],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
@@ -58,7 +58,7 @@ def test_table_from_the_medium_one_boot_then_from_log(tmp_path):
     p = subprocess.run([FRONT, "image", "--no-build", "-o", str(iso), "--table", "pentium",
                         "--table-opcodes", opcodes], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
-    q = subprocess.run(["nice", os.path.join(ROOT, "scripts", "run-qemu"), "--iso", str(iso), "--qemu", "i386",
+    q = subprocess.run([os.path.join(ROOT, "scripts", "run-qemu"), "--iso", str(iso), "--qemu", "i386",
                         "--cpu", "pentium", "--icount", "0", "--cmdline", "samples=5", "--quiet",
                         "--log", str(log), "--timeout", "280"], capture_output=True, text=True, timeout=300)
     assert q.returncode == 0, q.stdout[-2000:]

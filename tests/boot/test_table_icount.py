@@ -26,7 +26,7 @@ SUBSET = ("ADD64rr", "SUB32rr", "AND16rr", "XOR8rr", "OR64ri8", "ADC32rr", "SBB6
 def test_gpr_chains_measure_exactly_one_per_instruction_in_one_boot(tmp_path):
     assert os.path.exists(os.path.join(ROOT, "build", "cyclekit.iso")), "make iso"
     out = tmp_path / "table"
-    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--qemu", "--icount", "--isa", "gpr",
+    p = subprocess.run([FRONT, "table", "--no-build", "--qemu", "--icount", "--isa", "gpr",
                         "--opcodes", ",".join(SUBSET), "--options", "samples=5", "-o", str(out)],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr

@@ -267,7 +267,7 @@ SUBSET = ("ADD32rr", "IMUL64rr", "VPADDDYrr", "RDMSR", "CPUID", "SHL8rCL", "AAA"
 def test_a_small_table_has_its_records_csv_and_page(tmp_path):
     assert os.path.exists(os.path.join(ROOT, "build", "cyclekit-hosted64")), "make hosted"
     out = tmp_path / "t"
-    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--opcodes", ",".join(SUBSET),
+    p = subprocess.run([FRONT, "table", "--no-build", "--opcodes", ",".join(SUBSET),
                         "--match", "^(?!SUB)", "-o", str(out)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "measured" in p.stderr and "left" in p.stderr      # progress with the time left
@@ -328,7 +328,7 @@ def test_a_named_model_cpu_gives_every_row_its_model(tmp_path):
     """--cpu names LLVM's model whatever this CPU is: its values are llvm-mca's,
     exact (Skylake's ADD r32 is one cycle, IMUL r64 three)."""
     out = tmp_path / "t"
-    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--opcodes", "ADD32rr,IMUL64rr",
+    p = subprocess.run([FRONT, "table", "--no-build", "--opcodes", "ADD32rr,IMUL64rr",
                         "--cpu", "skylake", "-o", str(out)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     lines = [json.loads(x) for x in (out / "table.jsonl").read_text().splitlines()]

@@ -163,7 +163,7 @@ def table(tmp_path_factory):
         pytest.skip("LLVM 16 (llvm-exegesis) is not installed: scripts/deps")
     assert os.path.exists(os.path.join(ROOT, "build", "cyclekit-hosted64")), "make hosted"
     out = tmp_path_factory.mktemp("method")
-    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--opcodes", ",".join(FORMS), "-o", str(out)],
+    p = subprocess.run([FRONT, "table", "--no-build", "--opcodes", ",".join(FORMS), "-o", str(out)],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     lines = [json.loads(x) for x in (out / "table.jsonl").read_text().splitlines()]
@@ -256,7 +256,7 @@ def test_forms_alone_and_in_a_mixed_batch_measure_alike():
 @needs_llvm
 def test_a_form_by_its_text(tmp_path):
     """`--asm TEXT`: llvm-mc names LLVM's opcode; a text it refuses exits 2 with its reason."""
-    p = subprocess.run(["nice", FRONT, "table", "--no-build", "--asm", "add rax, rbx", "-o", str(tmp_path / "t")],
+    p = subprocess.run([FRONT, "table", "--no-build", "--asm", "add rax, rbx", "-o", str(tmp_path / "t")],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "--asm 'add rax, rbx': LLVM's opcode ADD64rr" in p.stderr
