@@ -7,8 +7,11 @@
 #include <stdint.h>
 
 struct timer_platform {
-    /* Measures the TSC rate against an independent clock; false if it cannot. */
-    bool (*calibrate_tsc)(uint64_t *hz, const char **source);
+    /* Measures the TSC rate against an independent clock; false if it cannot.
+     * brief: the CPU is an emulator's (QEMU TCG), whose timings the run does
+     * not trust: one short window instead of the median of three long ones
+     * (under -icount the long ones cost seconds of emulated polling). */
+    bool (*calibrate_tsc)(uint64_t *hz, const char **source, bool brief);
     /* Starts PIT channel 2 counting freely (NULL when there is no PIT access). */
     void (*pit_free_run)(void);
 };

@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-bool pit_calibrate_tsc(uint64_t *hz, const char **source);
+bool pit_calibrate_tsc(uint64_t *hz, const char **source, bool brief);
 void pit_free_run(void);
 /* Channel 2's count now (after pit_free_run: down from 65536 at 1.193182 MHz;
  * during a one-shot: the ticks still to go). */
