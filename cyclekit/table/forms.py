@@ -193,25 +193,23 @@ def disassemble(blobs, machine="i386:x86-64"):
     return result
 
 
-def _is_push(insn):
-    return re.fullmatch(r"push (\w+)", insn.text) and insn.text.split()[1] in CALLEE_SAVED
+def _saved(insn, op, saved):
+    m = re.fullmatch(op + r" (\w+)", insn.text)
+    return bool(m) and m.group(1) in saved
 
 
-def _is_pop(insn):
-    return re.fullmatch(r"pop (\w+)", insn.text) and insn.text.split()[1] in CALLEE_SAVED
-
-
-def cut(insns, group_len):
+def cut(insns, group_len, saved=CALLEE_SAVED):
     """Split one disassembled snippet: leading pushes, init, k copies of a group of
-    group_len instructions, pops, RET."""
+    group_len instructions, pops, RET. saved: the registers the snippet's prologue
+    pushes (the x86-64 System V callee-saved ones; i386.CALLEE_SAVED for 32-bit code)."""
     if not insns or not insns[-1].text.startswith("ret"):
         return Split(problem="the snippet does not end in RET")
     body = insns[:-1]
     pushes = 0
-    while pushes < len(body) and _is_push(body[pushes]):
+    while pushes < len(body) and _saved(body[pushes], "push", saved):
         pushes += 1
     pops = 0
-    while pops < pushes and body and _is_pop(body[len(body) - 1 - pops]):
+    while pops < pushes and body and _saved(body[len(body) - 1 - pops], "pop", saved):
         pops += 1
     body = body[pushes:len(body) - pops]
     if group_len < 1 or len(body) < group_len:

@@ -189,34 +189,6 @@ def disassemble(blobs):
     return forms.disassemble(blobs, machine="i386")
 
 
-def _saved(insn, op):
-    m = re.fullmatch(op + r" (\w+)", insn.text)
-    return bool(m) and m.group(1) in CALLEE_SAVED
-
-
-def cut(insns, group_len):
-    """forms.cut for 32-bit code: the pushes and pops of EBX, EBP, ESI, EDI (callee-saved in
-    the i386 System V ABI), the init, the copies of the group, RET."""
-    if not insns or not insns[-1].text.startswith("ret"):
-        return forms.Split(problem="the snippet does not end in RET")
-    body = insns[:-1]
-    pushes = 0
-    while pushes < len(body) and _saved(body[pushes], "push"):
-        pushes += 1
-    pops = 0
-    while pops < pushes and body and _saved(body[len(body) - 1 - pops], "pop"):
-        pops += 1
-    body = body[pushes:len(body) - pops]
-    if group_len < 1 or len(body) < group_len:
-        return forms.Split(problem=f"the snippet has fewer than {group_len} instructions")
-    group = body[-group_len:]
-    codes = [i.code for i in group]
-    end = len(body) - group_len
-    while end >= group_len and [i.code for i in body[end - group_len:end]] == codes:
-        end -= group_len
-    return forms.Split(init=body[:end], group=group)
-
-
 def llvm_texts(llvm_mc, insns, variant):
     """{code: LLVM's text} (variant 0 AT&T, 1 Intel) for 32-bit instruction bytes that
     llvm-mc -triple=i386 decodes as one instruction."""
@@ -435,7 +407,7 @@ def gather(tools, cpu, say, match=None, opcodes=None, isas=("gpr", "x87")):
         listings = []
         for k in range(0, len(docs), forms.CHUNK):
             listings += disassemble([d["snippet"] for d in docs[k:k + forms.CHUNK]])
-        splits = [cut(insns, len(d["instructions"])) for d, insns in zip(docs, listings)]
+        splits = [forms.cut(insns, len(d["instructions"]), CALLEE_SAVED) for d, insns in zip(docs, listings)]
         built = [build_bodies(s, mode) for s in splits]
         renamed = [t for _, r in built if r for t in r[1]]
         codes = assemble32(renamed + X87_INIT)

@@ -147,8 +147,15 @@ def run(args):
         media.make("iso" if args.qemu else "hosted")
     started = time.monotonic()
     runner = measure.Runner(session_starter(args), args.options)
+    return in_session(runner, where_measured(args), lambda: make_table(args, tools, runner, started))
+
+
+def in_session(runner, where, work):
+    """work()'s status, its errors one line each: a user's mistake (ValueError) exits 2,
+    LLVM's failure or a session that would not start exits 1; the session is closed
+    either way. Both modes end here."""
     try:
-        return make_table(args, tools, runner, started)
+        return work()
     except ValueError as e:
         build.stderr(str(e))
         return 2
@@ -156,37 +163,40 @@ def run(args):
         build.stderr(f"{e}; nothing measured")
         return 1
     except measure.SessionDied as e:
-        where = args.serial or ("QEMU" if args.qemu else launch.HOSTED64)
         build.stderr(f"{where} could not start a session: {e}")
         return 1
     finally:
         runner.close()
 
 
-def session_starter(args):
-    """A function that starts a session: the hosted runner, or the kernel under QEMU."""
+def where_measured(args, bits=64):
+    """The measuring side, as an error names it."""
+    if args.serial:
+        return args.serial
+    if args.qemu:
+        return "QEMU" if bits == 64 else "QEMU (i386)"
+    return launch.HOSTED64 if bits == 64 else launch.HOSTED
+
+
+def session_starter(args, bits=64):
+    """A function that starts a session: a machine on a serial line, the hosted runner of
+    the mode, or the kernel under QEMU (--mode 32: qemu-system-i386 with QEMU's nearest
+    -cpu model to LLVM's)."""
     if args.serial:
         # A machine still booting must get no byte before its ready record (GRUB reads
         # the line too); one already waiting printed it long ago.
         return lambda: measure.WireSession(args.serial, ready_timeout=None if args.wait_ready else 0)
     if not args.qemu:
-        return lambda: measure.HostedSession(launch.HOSTED64)
-    qemu = [sys.executable, launch.RUN_QEMU, "--iso", os.path.join(BUILD, "cyclekit.iso"),
-            "--qemu", "x86_64"]
+        runner = launch.HOSTED64 if bits == 64 else launch.HOSTED
+        return lambda: measure.HostedSession(runner)
+    iso = os.path.join(BUILD, "cyclekit.iso")
+    if bits == 32:
+        qemu = measure.qemu_command(sys.executable, launch.RUN_QEMU, iso, "i386",
+                                    i386.QEMU_CPUS.get(args.cpu or "pentium", "pentium"), args.icount)
+        return lambda: measure.QemuSession(qemu)
+    qemu = [sys.executable, launch.RUN_QEMU, "--iso", iso, "--qemu", "x86_64"]
     qemu += ["--icount", "0"] if args.icount else []
     qemu += ["--accel", "kvm", "--cpu", "host"] if args.kvm else []
-    return lambda: measure.QemuSession(qemu)
-
-
-def session_starter32(args):
-    """--mode 32: the 32-bit kernel under qemu-system-i386 (QEMU's nearest -cpu model), a
-    machine on a serial line, or the 32-bit hosted runner (build/cyclekit-hosted)."""
-    if args.serial:
-        return lambda: measure.WireSession(args.serial, ready_timeout=None if args.wait_ready else 0)
-    if not args.qemu:
-        return lambda: measure.HostedSession(launch.HOSTED)
-    qemu = measure.qemu_command(sys.executable, launch.RUN_QEMU, os.path.join(BUILD, "cyclekit.iso"), "i386",
-                                i386.QEMU_CPUS.get(args.cpu or "pentium", "pentium"), args.icount)
     return lambda: measure.QemuSession(qemu)
 
 
@@ -215,36 +225,34 @@ def run32(args, tools):
         return 0
     if not args.no_build and not args.serial:
         media.make("iso" if args.qemu else "hosted")
-    runner = measure.Runner(session_starter32(args), args.options)
-    try:
-        runner.start_session()
-        features = (runner.cpu or {}).get("features") or ()
-        selected = i386.plan(tools, cpu, build.stderr, args.match, opcodes, isas, args.limit, features, pairing)
-        t0 = time.monotonic()
-        records = i386.measure(runner, selected, build.stderr)
-        if runner.cpu:
-            records[("cpu", "record")] = runner.cpu
-        t_measure = time.monotonic() - t0
-        info, rows_ = i386.rows_of(selected, records, cpu, build.stderr,
-                                   {"seconds": round(time.monotonic() - started, 1),
-                                    "measure_seconds": round(t_measure, 2), "match": args.match,
-                                    "isa": args.isa or None, "llvm": os.path.basename(tools["exegesis"])})
-        i386.write_all(args.output, info, rows_)
-        build.stderr(f"{len(rows_)} forms, {info['measured']} measured, {info['seconds']} s "
-                     f"(the session {t_measure:.1f} s for {info['bodies']} bodies): "
-                     f"{os.path.join(args.output, 'index.html')}")
-        for reason, n in sorted(info["skipped"].items(), key=lambda kv: -kv[1]):
-            build.stderr(f"  skipped {n}: {reason}")
-        return 0
-    except ValueError as e:
-        build.stderr(str(e))
-        return 2
-    except measure.SessionDied as e:
-        where = args.serial or ("QEMU (i386)" if args.qemu else launch.HOSTED)
-        build.stderr(f"{where} could not start a session: {e}")
-        return 1
-    finally:
-        runner.close()
+    runner = measure.Runner(session_starter(args, 32), args.options)
+    return in_session(runner, where_measured(args, 32),
+                      lambda: measure32(args, tools, runner, cpu, (opcodes, isas, pairing), started))
+
+
+def measure32(args, tools, runner, cpu, choice, started):
+    """The 32-bit table measured in the session: the plan (LLVM's i386 forms of cpu the
+    session's CPU can run), the bodies, the rows and the files."""
+    opcodes, isas, pairing = choice
+    runner.start_session()
+    features = (runner.cpu or {}).get("features") or ()
+    selected = i386.plan(tools, cpu, build.stderr, args.match, opcodes, isas, args.limit, features, pairing)
+    t0 = time.monotonic()
+    records = i386.measure(runner, selected, build.stderr)
+    if runner.cpu:
+        records[("cpu", "record")] = runner.cpu
+    t_measure = time.monotonic() - t0
+    info, rows_ = i386.rows_of(selected, records, cpu, build.stderr,
+                               {"seconds": round(time.monotonic() - started, 1),
+                                "measure_seconds": round(t_measure, 2), "match": args.match,
+                                "isa": args.isa or None, "llvm": os.path.basename(tools["exegesis"])})
+    i386.write_all(args.output, info, rows_)
+    build.stderr(f"{len(rows_)} forms, {info['measured']} measured, {info['seconds']} s "
+                 f"(the session {t_measure:.1f} s for {info['bodies']} bodies): "
+                 f"{os.path.join(args.output, 'index.html')}")
+    for reason, n in sorted(info["skipped"].items(), key=lambda kv: -kv[1]):
+        build.stderr(f"  skipped {n}: {reason}")
+    return 0
 
 
 def model_values(tools, cpu_name, note, selected):
