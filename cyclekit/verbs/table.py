@@ -347,6 +347,11 @@ def repeat_alone(runner, selected, records, summaries, floors):
     keys = build.again_keys(selected, records, summaries, floors)
     if not keys:
         return {}
+    if (runner.cpu or {}).get("hypervisor") == "TCGTCGTCGTCG":
+        # Under QEMU's TCG the clock follows host time (or the instruction count under
+        # -icount), never the silicon's cycles: a second measurement settles nothing.
+        build.stderr(f"{len(keys)} bodies are not measured again: QEMU TCG's timings are not a core's")
+        return {}
     by_opcode = {f.opcode: f for f in selected}
     build.stderr(f"measuring {len(keys)} bodies again, each alone (a check failed or LLVM's model "
                  f"is {checks.FAR}x away)")
