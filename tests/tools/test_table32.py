@@ -24,8 +24,10 @@ def test_32bit_disassembly_and_cut():
     # LLVM's i386 ADD32rr throughput snippet: push ebp..esi, the init, the copies, pops, ret.
     blob = bytes.fromhex("55535756BA00000000BE0000000001F201F201F25E5F5B5DC3")
     insns = i386.disassemble([blob])[0]
-    split = i386.cut(insns, 1)
+    split = forms.cut(insns, 1, i386.CALLEE_SAVED)
     assert split.problem is None
+    # The x86-64 callee-saved set knows no 32-bit register: the pushes stay in the init.
+    assert forms.cut(insns, 1).init[0].text == "push ebp"
     assert [i.text for i in split.init] == ["mov edx,0x0", "mov esi,0x0"]
     assert [i.text for i in split.group] == ["add edx,esi"]
     # 0x40 is INC EAX in 32-bit mode (a REX prefix in 64-bit mode): -m i386 decodes it so.
