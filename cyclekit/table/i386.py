@@ -701,28 +701,10 @@ PAIR_COLUMNS = ("pairing", "pairing_model", "pairing_detail")
 
 
 def write_all(folder, run, rows_):
-    """output.write_all, then the pairing columns added to table.jsonl and table.csv (the
-    page shows the pairing bodies among each row's variants)."""
-    import csv
+    """output.write_all with the pairing columns after the 64-bit table's (the page shows
+    the pairing bodies among each row's variants)."""
     from cyclekit.table import output
-    output.write_all(folder, run, rows_)
-    path = os.path.join(folder, "table.jsonl")
-    with open(path) as f:
-        lines = [json.loads(x) for x in f if x.strip()]
-    for rec, row in zip(lines[1:], rows_):
-        for c in PAIR_COLUMNS:
-            rec[c] = row.get(c)
-    with open(path, "w") as f:
-        for rec in lines:
-            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    path = os.path.join(folder, "table.csv")
-    with open(path, newline="") as f:
-        table = list(csv.reader(f))
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(table[0] + list(PAIR_COLUMNS))
-        for line, row in zip(table[1:], rows_):
-            out.writerow(line + ["" if row.get(c) is None else row.get(c) for c in PAIR_COLUMNS])
+    output.write_all(folder, run, rows_, rows.COLUMNS + PAIR_COLUMNS)
 
 
 def measure(runner, selected, say):

@@ -101,17 +101,19 @@ PAGE_COLUMNS = tuple(field for field, _, _ in PAGE)
 SHORT_SET = 2       # a set body of more instructions shows its first, the rest unfolds
 
 
-def write_all(folder, run, rows):
+def write_all(folder, run, rows, columns=COLUMNS):
+    """table.jsonl, table.csv and index.html; columns: the records' and the CSV's
+    (COLUMNS, and a 32-bit P5 table's pairing columns after them: i386.PAIR_COLUMNS)."""
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "table.jsonl"), "w") as f:
         f.write(json.dumps(dict({"type": "table_run"}, **run), ensure_ascii=False) + "\n")
         for row in rows:
-            f.write(json.dumps(table_record(row), ensure_ascii=False) + "\n")
+            f.write(json.dumps(table_record(row, columns), ensure_ascii=False) + "\n")
     with open(os.path.join(folder, "table.csv"), "w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow(COLUMNS)
+        out.writerow(columns)
         for row in rows:
-            out.writerow([csv_value(c, row.get(c)) for c in COLUMNS])
+            out.writerow([csv_value(c, row.get(c)) for c in columns])
     with open(os.path.join(folder, "index.html"), "w", encoding="utf-8") as f:
         f.write(page(run, rows))
 

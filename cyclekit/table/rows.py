@@ -86,5 +86,5 @@ def disagrees(value, spread, model):
     return abs(value - model) > tolerance
 
 
-def table_record(row):
-    return dict({"type": "table"}, **{k: row.get(k) for k in COLUMNS})
+def table_record(row, columns=COLUMNS):
+    return dict({"type": "table"}, **{k: row.get(k) for k in columns})
