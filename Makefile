@@ -280,8 +280,9 @@ model-tests:
 # idle machine. Runs side by side share build/: logs are named exclusively
 # (launch.log_path), `snippet` holds its file's lock, exegesis's cache is
 # written under a per-process name and renamed.
+TOOLS_JOBS ?= 2
 tools-tests: $(ISO) hosted | $(DEPS_ALL_OK)
-	$(PYTEST) -q -rs --durations=10 -n 2 --dist loadfile tests/tools
+	$(PYTEST) -q -rs --durations=10 -n $(TOOLS_JOBS) --dist loadfile tests/tools
 
 check: unit-tests fuzz-check isa-check layout-check model-tests tools-tests boot-tests hosted-tests
 
@@ -390,8 +391,9 @@ HOSTED32_TESTS := tests/hosted/test_hosted.py tests/hosted/test_hosted_serve.py 
                   tests/hosted/test_hosted_smp.py tests/hosted/test_hosted_sibling.py
 # Two workers, a file's tests on one: a third of the suite's time is waiting
 # (sleeps, processes starting), so 51 s become 32 s on an idle machine.
+HOSTED_JOBS ?= 2
 hosted-tests: hosted
-	$(PYTEST) -q -rs --durations=10 -n 2 --dist loadfile tests/hosted
+	$(PYTEST) -q -rs --durations=10 -n $(HOSTED_JOBS) --dist loadfile tests/hosted
 	@$(HOSTED_BIN) help bench=none >/dev/null 2>&1; if [ $$? = 126 ]; then \
 	  echo "hosted-tests: this Linux runs i386 programs only under qemu-i386: the pass above was that path"; \
 	else echo "CK_HOSTED32=qemu-i386 $(PYTEST) -q -rs -n 2 --dist loadfile $(HOSTED32_TESTS)"; \
