@@ -108,19 +108,24 @@ def selected(cmdline, full=False):
     return len(declared()) if full else 0
 
 
-def work_seconds(cmdline, uefi=False, icount=None, full=False, n=None):
+def work_seconds(cmdline, uefi=False, icount=None, full=False, n=None, smp=None):
     """What a boot costs on an idle machine (see BOOT_S above), in seconds;
-    n: the benchmarks it runs, when they are not the kernel's declared ones."""
+    n: the benchmarks it runs, when they are not the kernel's declared ones;
+    smp: QEMU's -smp value. Every processor is a TCG thread of its own, and
+    the firmware and the kernel start each: on a machine whose cores are
+    taken the boot part grows with their number (a 4-processor OVMF boot
+    beside stress-ng and the other lanes of CI once took more than 82 s)."""
     w = _words(cmdline)
     samples = 1 if "cold" in w else int(w["samples"]) if str(w.get("samples", "")).isdigit() \
         else QUICK_SAMPLES if "quick" in w else DEFAULT_SAMPLES
     n = (selected(cmdline, full) if n is None else n) + (1 if "sweep" in w else 0)
-    return (BOOT_S["uefi" if uefi else "bios"] + (ICOUNT_S if icount is not None else 0)
+    processors = int(str(smp).split(",")[0]) if smp else 1
+    return (BOOT_S["uefi" if uefi else "bios"] * processors + (ICOUNT_S if icount is not None else 0)
             + n * (PER_BENCH_S + samples * PER_SAMPLE_S))
 
 
-def tcg_timeout(cmdline, uefi=False, icount=None, full=False, n=None):
-    return max(MIN_TIMEOUT, round(SLACK * work_seconds(cmdline, uefi, icount, full, n)))
+def tcg_timeout(cmdline, uefi=False, icount=None, full=False, n=None, smp=None):
+    return max(MIN_TIMEOUT, round(SLACK * work_seconds(cmdline, uefi, icount, full, n, smp)))
 
 
 # ---- one boot ---------------------------------------------------------------
@@ -249,7 +254,7 @@ def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=No
         pytest.fail(f"{ISO} missing: run make first")
     if timeout is None:
         assert accel == "tcg", "KVM boots take their timeout from kvm().timeout()"
-        timeout = tcg_timeout(cmdline, uefi, icount, full)
+        timeout = tcg_timeout(cmdline, uefi, icount, full, smp=smp)
     name = "-".join(str(p) for p in (cpu or "default", qemu, accel,
                                       "uefi" if uefi else "bios" if not direct else "direct",
                                       icount if icount is not None else "", memory,
