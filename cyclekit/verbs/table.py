@@ -22,7 +22,7 @@ import re
 import sys
 import time
 
-from cyclekit import launch, llvm, llvm_cpus, media
+from cyclekit import launch, llvm, llvm_cpus, media, trust
 from cyclekit.table import build, checks, forms, i386, measure, model, output, p5, rework
 from cyclekit.table.rework import VARIANTS
 from cyclekit.tree import BUILD
@@ -347,7 +347,7 @@ def repeat_alone(runner, selected, records, summaries, floors):
     keys = build.again_keys(selected, records, summaries, floors)
     if not keys:
         return {}
-    if (runner.cpu or {}).get("hypervisor") == "TCGTCGTCGTCG":
+    if (runner.cpu or {}).get("hypervisor") in trust.EMULATOR_HYPERVISORS:
         # Under QEMU's TCG the clock follows host time (or the instruction count under
         # -icount), never the silicon's cycles: a second measurement settles nothing.
         build.stderr(f"{len(keys)} bodies are not measured again: QEMU TCG's timings are not a core's")

@@ -150,7 +150,7 @@ static uint64_t xcr0_wanted(void)
  * the manuals: only TCG is spared the write. */
 static const char *osxsave_refused(void)
 {
-    if (kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") != 0)
+    if (!cpu_is_qemu_tcg(cpu))
         return NULL;
     const struct cpuid_regs *sub1 = cpu_raw_find(cpu, 0xd, 1);
     if (sub1 && sub1->eax != 0)

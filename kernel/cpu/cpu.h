@@ -243,6 +243,9 @@ const struct cpuid_regs *cpu_raw_find(const struct cpu_info *c, uint32_t leaf,
 enum cpu_vendor cpu_vendor_from_string(const char *vendor12);
 const char *cpu_vendor_name(enum cpu_vendor v);         /* "Intel", "AMD" ... */
 const char *cpu_hypervisor_name(const char *hv_vendor); /* "KVM", ... or NULL */
+/* QEMU's TCG (its CPUID hypervisor signature "TCGTCGTCGTCG"): an emulator,
+ * whose clocks follow host time (or the instruction count under -icount). */
+bool cpu_is_qemu_tcg(const struct cpu_info *c);
 const char *cpu_generation_name(enum cpu_generation g);
 const char *cpu_feature_name(unsigned word, unsigned bit); /* NULL: unnamed bit */
 const char *cpu_feature_word_name(unsigned word);          /* "1.edx" ... */

@@ -94,6 +94,11 @@ const char *cpu_hypervisor_name(const char *hv_vendor)
     return NULL;
 }
 
+bool cpu_is_qemu_tcg(const struct cpu_info *c)
+{
+    return kstrcmp(c->hv_vendor, "TCGTCGTCGTCG") == 0;
+}
+
 const char *cpu_generation_name(enum cpu_generation g)
 {
     switch (g) {

@@ -1,5 +1,4 @@
 #include "cpu/cpu.h"
-#include "lib/kstring.h"
 #include "measure.h"
 #include "options/settings.h"
 #include "record/log.h"
@@ -92,13 +91,6 @@ static void cpuid_clock(void)
     timer.cpuid_base_mhz = cpu->clock.base_mhz;
 }
 
-/* QEMU's TCG (its CPUID hypervisor leaf): timings follow host time, or the
- * instruction count under -icount, and the run marks them untrusted. */
-static bool emulated_cpu(void)
-{
-    return kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") == 0;
-}
-
 void timer_init(const struct timer_platform *tp)
 {
     timer = (struct timer_info){ 0 };
@@ -110,7 +102,7 @@ void timer_init(const struct timer_platform *tp)
             tp->pit_free_run();
         timer.hz = (uint64_t)PIT_HZ * PIT_SCALE;
         timer.hz_source = "PIT nominal, in 1/1000 ticks";
-    } else if (!(tp->calibrate_tsc && tp->calibrate_tsc(&timer.hz, &timer.hz_source, emulated_cpu()))) {
+    } else if (!(tp->calibrate_tsc && tp->calibrate_tsc(&timer.hz, &timer.hz_source, cpu_is_qemu_tcg(cpu)))) {
         timer.hz = timer.cpuid_hz ? timer.cpuid_hz : (uint64_t)timer.cpuid_base_mhz * 1000000u;
         timer.hz_source = timer.cpuid_hz ? "CPUID 0x15" : timer.hz ? "CPUID 0x16 base" : "unknown";
     }

@@ -32,7 +32,7 @@ void trust_check(const struct plan *pl, const struct bench_ctx *ctx)
         trust.add_ticks_x100 = m.value_x100;
         trust.ref_loops = m.loops;
     }
-    bool tcg = kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") == 0;
+    bool tcg = cpu_is_qemu_tcg(cpu);
     bool hypervisor = cpu_has(cpu, FEAT_HYPERVISOR) || cpu->hv_vendor[0];
     bool plausible = trust.add_known && trust.add_ticks_x100 >= PLAUSIBLE_MIN_X100 &&
                      trust.add_ticks_x100 <= PLAUSIBLE_MAX_X100;

@@ -10,7 +10,6 @@
 #include "harness/measure.h"
 #include "suite.h"
 #include "cpu/cpu.h"
-#include "lib/kstring.h"
 #include "report/write.h"
 #include "selftest.h"
 
@@ -91,7 +90,7 @@ static void raise_in_benchmark(const struct platform *p, const struct bench_faul
     if (!s->faulted) {
         if (p->after_fault) /* the body ran to its end: undo what it changed all the same */
             p->after_fault();
-        if (c->tcg_gap && kstrcmp(cpu->hv_vendor, "TCGTCGTCGTCG") == 0) {
+        if (c->tcg_gap && cpu_is_qemu_tcg(cpu)) {
             s->why_not = c->tcg_gap;
             s->cpu_gap = true;
             s->ok = true;

@@ -49,32 +49,25 @@ static uint64_t tsc_over_pit(uint16_t count)
 
 bool pit_calibrate_tsc(uint64_t *hz, const char **source, bool brief)
 {
-    /* 50 ms windows, three times; the median rejects one disturbed window. */
-    const uint16_t count = 59659; /* 50.000 ms at 1.193182 MHz */
-    if (brief) {
-        const uint16_t short_count = 23864; /* 20.000 ms */
-        uint64_t t = tsc_over_pit(short_count);
-        if (!t)
-            return false;
-        *hz = t * PIT_HZ / short_count;
-        *source = "PIT channel 2 (1 x 20 ms: an emulator's clocks)";
-        return true;
-    }
+    /* 50 ms windows, three times; the median rejects one disturbed window.
+     * brief (an emulator's clocks): one window of 20 ms. */
+    const int windows = brief ? 1 : 3;
+    const uint16_t count = brief ? 23864 : 59659; /* 20.000 or 50.000 ms at 1.193182 MHz */
     uint64_t t[3];
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < windows; i++) {
         t[i] = tsc_over_pit(count);
         if (!t[i])
             return false;
     }
-    for (int i = 0; i < 2; i++)
-        for (int j = i + 1; j < 3; j++)
+    for (int i = 0; i < windows - 1; i++)
+        for (int j = i + 1; j < windows; j++)
             if (t[j] < t[i]) {
                 uint64_t x = t[i];
                 t[i] = t[j];
                 t[j] = x;
             }
-    *hz = t[1] * PIT_HZ / count;
-    *source = "PIT channel 2 (3 x 50 ms)";
+    *hz = t[windows / 2] * PIT_HZ / count;
+    *source = brief ? "PIT channel 2 (1 x 20 ms: an emulator's clocks)" : "PIT channel 2 (3 x 50 ms)";
     return true;
 }
 
