@@ -396,8 +396,8 @@ hosted-tests: hosted
 	$(PYTEST) -q -rs --durations=10 -n $(HOSTED_JOBS) --dist loadfile tests/hosted
 	@$(HOSTED_BIN) help bench=none >/dev/null 2>&1; if [ $$? = 126 ]; then \
 	  echo "hosted-tests: this Linux runs i386 programs only under qemu-i386: the pass above was that path"; \
-	else echo "CK_HOSTED32=qemu-i386 $(PYTEST) -q -rs -n 2 --dist loadfile $(HOSTED32_TESTS)"; \
-	  CK_HOSTED32=qemu-i386 $(PYTEST) -q -rs -n 2 --dist loadfile $(HOSTED32_TESTS); fi
+	else echo "CK_HOSTED32=qemu-i386 $(PYTEST) -q -rs -n $(HOSTED_JOBS) --dist loadfile $(HOSTED32_TESTS)"; \
+	  CK_HOSTED32=qemu-i386 $(PYTEST) -q -rs -n $(HOSTED_JOBS) --dist loadfile $(HOSTED32_TESTS); fi
 
 # --- options and fuzzing (tests/fuzz/) ---
 # The option test links the whole host library, so every portable option registers.

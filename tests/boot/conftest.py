@@ -74,7 +74,6 @@ SMALL_SUITE = "bench=calib/* samples=9"
 # (test_smp_bench).
 UEFI_SMP = dict(cpu="max", qemu="x86_64", uefi=True, smp="4", memory=512,
                 cmdline="selftest bench=lat64/add,smp/chase/loaded samples=5 on=all")
-UEFI_SELFTEST = UEFI_SMP
 
 # ---- timeouts from the work asked for ---------------------------------------
 # Seconds on an idle 2-core machine under QEMU 7.2 TCG (measured Nov 2026:

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, UEFI_SELFTEST, assert_complete, kvm_boot
+from conftest import ROOT, UEFI_SMP, assert_complete, kvm_boot
 from cyclekit import logfile as cyclekit_log
 
 
@@ -69,7 +69,7 @@ def test_bios_boot_through_grub(boot, qemu, cpu):
 
 def test_uefi_boot_through_ovmf(boot):
     # The self-test's UEFI boot (test_faults): one OVMF boot shows both.
-    log = boot(**UEFI_SELFTEST)
+    log = boot(**UEFI_SMP)
     assert_complete(log)
     assert_identifies_the_run(log)
     plat = log.one("platform")

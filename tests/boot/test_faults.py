@@ -1,7 +1,7 @@
 """Faults are caught, reported and survived (the self-test mode)."""
 import pytest
 
-from conftest import KVM_PROBE, UEFI_SELFTEST, assert_complete, kvm_boot
+from conftest import KVM_PROBE, UEFI_SMP, assert_complete, kvm_boot
 
 PROVOKED = {"divide by zero": ("#DE", 0), "invalid opcode (ud2)": ("#UD", 6),
             "general protection (bad selector)": ("#GP", 13)}
@@ -33,7 +33,7 @@ def test_selftest_gp_error_code_is_the_selector(boot):
 
 
 def test_selftest_under_uefi(boot):
-    check_selftest(boot(**UEFI_SELFTEST))
+    check_selftest(boot(**UEFI_SMP))
 
 
 def test_selftest_under_kvm_sees_gp_for_unknown_msr():

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import ELF, UEFI_SELFTEST, assert_complete
+from conftest import ELF, UEFI_SMP, assert_complete
 from test_faults import BODY_SIZE, IN_BENCH, PROVOKED, check_broken_contracts
 
 LM_REASON = "CPUID 0x80000001.EDX[29]"
@@ -70,7 +70,7 @@ def test_x86_64_cpus_boot_into_long_mode(boot, cpu):
 def test_uefi_boots_into_long_mode(boot):
     """GRUB hands over in 32-bit protected mode with paging off on UEFI too
     (the self-test's UEFI boot: test_boot and test_faults read it too)."""
-    log = boot(**UEFI_SELFTEST)
+    log = boot(**UEFI_SMP)
     assert_complete(log)
     check_long(log)
     assert platform(log)["firmware"] == "uefi"
