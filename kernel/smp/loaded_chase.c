@@ -136,7 +136,7 @@ static void start_streamers(const struct platform *p, const struct pool *pl, con
     }
     for (unsigned i = 0; i < k; i++)
         for (uint32_t spins = 0; posted[i] && !streamers[pick[i]].started && spins < SMP_SPIN_LIMIT; spins++)
-            continue;
+            smp_spin_relax(spins);
 }
 
 /* Step k: the chase beside k streamers. False when fewer than k are left. */

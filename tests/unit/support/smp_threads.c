@@ -1,11 +1,14 @@
 /* See smp_threads.h. */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include "platform/smp.h"
 #include "smp_threads.h"
 
 struct call { pthread_t thread; uintptr_t (*fn)(uintptr_t); uintptr_t arg, result; };
 static struct call calls[SMP_MAX_CPUS];
 unsigned smp_threads_silent = SMP_THREADS_NONE, smp_threads_lost = SMP_THREADS_NONE;
+uint32_t smp_threads_spin_limit = 1u << 31;
 
 static void *thread_main(void *p)
 {
@@ -31,4 +34,17 @@ int smp_threads_wait(unsigned slot, uint32_t ms, uintptr_t *result)
     if (result)
         *result = calls[slot].result;
     return slot == smp_threads_lost ? SMP_LOST : SMP_DONE;
+}
+
+void smp_threads_share_one_core(void)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    sched_setaffinity(0, sizeof one, &one);
+}
+
+void smp_threads_relax(void)
+{
+    sched_yield();
 }

@@ -13,5 +13,11 @@ extern unsigned smp_threads_silent, smp_threads_lost; /* SMP_THREADS_NONE: every
 
 bool smp_threads_call(unsigned slot, uintptr_t (*fn)(uintptr_t), uintptr_t arg);
 int smp_threads_wait(unsigned slot, uint32_t ms, uintptr_t *result);
+/* Keeps this process and the threads it starts on the core it runs on now.
+ * Where a machine's cores are virtual and not run at once (this project's
+ * VMs), one ping-pong between two threads on two cores costs about a
+ * millisecond, however idle the machine; on one core each wait hands the
+ * core to the other side (smp_spin.h) in microseconds. */
+void smp_threads_share_one_core(void);
 
 #endif
