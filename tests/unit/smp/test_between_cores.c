@@ -96,9 +96,9 @@ static void silent_processor_times_out(void **state)
     struct smp_info s = four();
     s.n = 2;
     smp_threads_silent = 1;
-    smp_threads_spin_limit = 1u << 24; /* seconds, not minutes, to give up */
+    smp_threads_spin_limit = SMP_THREADS_GIVE_UP;
     c2c_measure(&fake, &s, false, 0, &m);
-    smp_threads_spin_limit = 1u << 31;
+    smp_threads_spin_limit = SMP_THREADS_SPINS;
     assert_int_equal(m.cell[0][1], C2C_LOST);
     assert_int_equal(m.cell[1][0], C2C_LOST);
     assert_int_equal(m.lost, 1);

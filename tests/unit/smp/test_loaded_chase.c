@@ -121,7 +121,9 @@ static void silent_streamer_is_abandoned(void **state)
     struct smp_info s = four();
     s.n = 2;
     smp_threads_silent = 1;
+    smp_threads_spin_limit = SMP_THREADS_GIVE_UP;
     measure(&s);
+    smp_threads_spin_limit = SMP_THREADS_SPINS;
     smp_threads_silent = SMP_THREADS_NONE;
     assert_int_equal(r.nsteps, 2);
     assert_int_equal(r.step[1].streamers, 1);

@@ -8,7 +8,7 @@
 struct call { pthread_t thread; uintptr_t (*fn)(uintptr_t); uintptr_t arg, result; };
 static struct call calls[SMP_MAX_CPUS];
 unsigned smp_threads_silent = SMP_THREADS_NONE, smp_threads_lost = SMP_THREADS_NONE;
-uint32_t smp_threads_spin_limit = 1u << 31;
+uint32_t smp_threads_spin_limit = SMP_THREADS_SPINS;
 
 static void *thread_main(void *p)
 {

@@ -9,6 +9,12 @@
 #include <stdint.h>
 
 #define SMP_THREADS_NONE 99u
+/* smp_threads_spin_limit (smp_spin.h): the hosted runners' bound, and the one
+ * a test of a silent side sets so that the wait it proves bounded gives up in
+ * well under a second instead of 2^31 spins (minutes beside a busy neighbour,
+ * each 8192 spins handing it the core). */
+#define SMP_THREADS_SPINS (1u << 31)
+#define SMP_THREADS_GIVE_UP (1u << 20)
 extern unsigned smp_threads_silent, smp_threads_lost; /* SMP_THREADS_NONE: every slot behaves */
 
 bool smp_threads_call(unsigned slot, uintptr_t (*fn)(uintptr_t), uintptr_t arg);
