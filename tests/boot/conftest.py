@@ -33,7 +33,6 @@ import json
 import os
 import resource
 import shutil
-import re
 import subprocess
 import sys
 import time
@@ -74,6 +73,19 @@ SMALL_SUITE = "bench=calib/* samples=9"
 # (test_smp_bench).
 UEFI_SMP = dict(cpu="max", qemu="x86_64", uefi=True, smp="4", memory=512,
                 cmdline="selftest bench=lat64/add,smp/chase/loaded samples=5 on=all")
+# QEMU's SMBIOS tables with strings of our own (test_smbios asserts them).
+SMBIOS_ARGS = (
+    "-smbios", "type=0,vendor=Cyclekit BIOS Works,version=CK-7.1,date=11/23/2026",
+    # The manufacturer stays QEMU's: iso/grub.cfg boots at once only there
+    # (elsewhere a person may be at the menu: 5 s).
+    "-smbios", "type=1,manufacturer=QEMU,product=Bench Box 9,version=rev B",
+    "-smbios", "type=2,manufacturer=Board Co,product=MB-1,version=v2",
+    "-smbios", "type=17,loc_pfx=SLOT,speed=3200",
+)
+# The suite's other shared OVMF boot: the RSDP that acpi=scan looks for
+# (test_acpi_scan) and OVMF's SMBIOS from the EFI configuration table (test_smbios).
+UEFI_SCAN = dict(qemu="x86_64", uefi=True, smp="4", memory=256, qemu_args=SMBIOS_ARGS,
+                 cmdline="acpi=scan bench=calib/empty samples=5")
 
 # ---- timeouts from the work asked for ---------------------------------------
 # Seconds on an idle 2-core machine under QEMU 7.2 TCG (measured Nov 2026:
@@ -234,19 +246,21 @@ def shared_boot(name, boot_once):
 
 
 def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=None,
-             timeout=None, memory=128, full=False, smp=None, grub=False):
+             timeout=None, memory=128, full=False, smp=None, grub=False, qemu_args=()):
     """One boot, cached. A BIOS boot under TCG goes straight into the kernel
     through QEMU's multiboot loader (run-qemu --kernel: a third of the time,
     most of it SeaBIOS's CD boot and GRUB under emulation, three times more
     under -icount); grub=True boots the ISO through GRUB, for the tests about
     what GRUB hands over (multiboot2 tags, its framebuffer, its name). UEFI
-    and KVM boots always go through GRUB."""
+    and KVM boots always go through GRUB. qemu_args: raw QEMU arguments (part
+    of what makes a boot the same one)."""
     direct = not (grub or uefi or accel != "tcg")
     if not full and not any(w.startswith(("bench=", "sweep=")) or w == "list" for w in cmdline.split()):
         cmdline = (cmdline + " " + SMALL_SUITE).strip()
     # run-qemu's default binary: one boot serves tests that name it and tests that do not.
     qemu = qemu or ("x86_64" if uefi or accel == "kvm" else "i386")
-    key = (cpu, qemu, accel, uefi, cmdline, icount, memory, smp, direct)
+    qemu_args = tuple(qemu_args)
+    key = (cpu, qemu, accel, uefi, cmdline, icount, memory, smp, direct) + ((qemu_args,) if qemu_args else ())
     if key in _cache:
         return _cache[key]
     if not os.path.exists(ISO):
@@ -257,7 +271,8 @@ def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=No
     name = "-".join(str(p) for p in (cpu or "default", qemu, accel,
                                       "uefi" if uefi else "bios" if not direct else "direct",
                                       icount if icount is not None else "", memory,
-                                      f"smp{smp}" if smp else "", cmdline) if p != "")
+                                      f"smp{smp}" if smp else "", "args" if qemu_args else "",
+                                      cmdline) if p != "")
     # Readable, and unique: names cut at 120 characters could meet.
     name = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)[:100] + \
         "-" + hashlib.sha1(repr(key).encode()).hexdigest()[:10]
@@ -265,7 +280,7 @@ def run_boot(cpu=None, qemu=None, accel="tcg", uefi=False, cmdline="", icount=No
     def boot_once(path):
         log = run_qemu(path, accel=accel, cpu=cpu, qemu=qemu, uefi=uefi, cmdline=cmdline,
                        icount=icount, memory=memory, timeout=timeout, smp=smp,
-                       kernel=ELF if direct else None)
+                       kernel=ELF if direct else None, qemu_args=qemu_args)
         log.timeout = timeout
         return log
     _cache[key] = shared_boot(name, boot_once)

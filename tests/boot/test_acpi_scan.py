@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from conftest import assert_complete
+from conftest import UEFI_SCAN, assert_complete
 
 QUICK = "bench=calib/empty samples=5"
 BIOS_AREA = re.compile(r"BIOS area 0x([0-9a-f]+)")
@@ -82,7 +82,7 @@ def test_bad_acpi_value_is_named_and_auto_used(boot):
 def test_uefi_scan_completes(boot):
     """OVMF need not put an RSDP in the legacy area: whichever way it went,
     the run completes and says so."""
-    log = boot(uefi=True, smp="4", cmdline="acpi=scan " + QUICK)
+    log = boot(**UEFI_SCAN)
     assert_complete(log)
     acpi = platform(log)["acpi"]
     if acpi is None:

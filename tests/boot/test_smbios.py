@@ -11,16 +11,9 @@ import os
 
 import pytest
 
-from conftest import ELF, LOGDIR, MIN_TIMEOUT, assert_complete, run_qemu
+from conftest import ELF, LOGDIR, MIN_TIMEOUT, SMBIOS_ARGS, UEFI_SCAN, assert_complete, run_boot, run_qemu
 
-SMBIOS = [
-    "-smbios", "type=0,vendor=Cyclekit BIOS Works,version=CK-7.1,date=11/23/2026",
-    # The manufacturer stays QEMU's: iso/grub.cfg boots at once only there
-    # (elsewhere a person may be at the menu: 5 s).
-    "-smbios", "type=1,manufacturer=QEMU,product=Bench Box 9,version=rev B",
-    "-smbios", "type=2,manufacturer=Board Co,product=MB-1,version=v2",
-    "-smbios", "type=17,loc_pfx=SLOT,speed=3200",
-]
+SMBIOS = list(SMBIOS_ARGS)
 
 # The BIOS cases boot through QEMU's multiboot loader (GRUB's BIOS boot
 # passes no SMBIOS tag either: both are the scan's).
@@ -28,8 +21,8 @@ CASES = {
     "bios-2.8": dict(qemu_args=SMBIOS, source="scan of 0xF0000-0xFFFFF", version="2.8", kernel=ELF),
     "bios-3.0": dict(qemu_args=["-machine", "smbios-entry-point-type=64"] + SMBIOS,
                      source="scan of 0xF0000-0xFFFFF", version="3.0", kernel=ELF),
-    "uefi": dict(qemu_args=SMBIOS, uefi=True, qemu="x86_64",
-                 source="EFI configuration table (SMBIOS_TABLE_GUID)", version="2.8"),
+    # The OVMF boot test_acpi_scan asserts on too (conftest.UEFI_SCAN).
+    "uefi": dict(shared=UEFI_SCAN, source="EFI configuration table (SMBIOS_TABLE_GUID)", version="2.8"),
 }
 
 
@@ -38,8 +31,11 @@ def test_platform_record_carries_the_smbios_strings(case):
     c = dict(CASES[case])
     source, version = c.pop("source"), c.pop("version")
     os.makedirs(LOGDIR, exist_ok=True)
-    log = run_qemu(os.path.join(LOGDIR, f"smbios-{case}.log"), cmdline="bench=calib/empty quick",
-                   memory=256, timeout=max(MIN_TIMEOUT, 240), **c)
+    if "shared" in c:
+        log = run_boot(**c["shared"])
+    else:
+        log = run_qemu(os.path.join(LOGDIR, f"smbios-{case}.log"), cmdline="bench=calib/empty quick",
+                       memory=256, timeout=max(MIN_TIMEOUT, 240), **c)
     assert_complete(log)
     sm = log.one("platform")["smbios"]
     assert sm is not None, log.one("platform").get("smbios_reason")
