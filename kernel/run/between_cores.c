@@ -35,6 +35,15 @@ static bool runs(const struct smp_bench *b, unsigned running)
     return false;
 }
 
+bool between_cores_named(void)
+{
+    char word[64];
+    for (const char *at = settings.bench; (at = kword(at, ",", word, sizeof word)) != NULL;)
+        if (kstrncmp(word, "smp/", 4) == 0)
+            return true;
+    return false;
+}
+
 void between_cores(const struct platform *p)
 {
     const struct smp_info *s = smp_started();

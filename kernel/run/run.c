@@ -155,7 +155,10 @@ int run_suite(const struct platform *p, const struct run_session *session)
         write_step("benchmarks");
         status = status_worst(status, suite_run(p, settings.selftest ? selftest_in_benchmarks : NULL));
     }
-    if (!describing() || (session && session->wanted(p)))
+    /* After a serve session only what a bench= names under smp/: a session's
+     * work is its requests, and a table or a snippet must not pay for every
+     * measurement between cores once it has its answer. */
+    if (session && session->wanted(p) ? between_cores_named() : !describing())
         status = status_worst(status, phase(p, "between cores", smp_measure));
 
     if (status == STATUS_OK && log_errors())

@@ -160,3 +160,20 @@ def test_session_keeps_the_lines_sent_before_it_opened():
     s.close()
     server.close()
     assert s.lines == first.decode().splitlines()
+
+
+@pytest.mark.parametrize("boot_bench, measured", [("", False), ("bench=smp/tsc", True)])
+def test_after_a_session_only_the_named_smp_measurements_run(boot_bench, measured):
+    """A session's work is its requests: once it ends, the runner measures
+    between cores only what a bench= names under smp/ (before, every
+    session, a table's or a snippet's, paid for the whole smp/ phase)."""
+    args = ["serve"] + ([boot_bench] if boot_bench else [])
+    out = subprocess.run(launcher() + args, input=b"end\n", capture_output=True, timeout=300)
+    log = cyclekit_log.parse(out.stdout)
+    assert log.complete, log.problems
+    steps = [s["name"] for s in log.of_type("step")]
+    assert ("between cores" in steps) == measured, steps
+    # smp/tsc measured, or (one processor here, as under qemu-i386) a note says why not.
+    said = bool(log.of_type("tsc_sync")) or any(n["text"].startswith("smp/tsc: ") for n in log.notes(topic="smp"))
+    assert said == measured
+    assert not log.of_type("c2c") and not log.of_type("smp_loaded")
