@@ -17,9 +17,8 @@ cancels the loop, docs/counters.md "Events on counters").
   and being in order it executes no instruction it does not retire), Intel SDM Vol. 3B,
   Table 19-38 "Performance-Monitoring Events on Intel Pentium Processors".
 - The P5's V pipe: event 17H, INSTRUCTIONS_EXECUTED_V_PIPE, counts the instructions
-  executed in the V pipe, that is the second instruction of each pair (same table; Intel,
-  "Pentium Processor Family Developer's Manual", Vol. 3, the performance-monitoring
-  chapter). In the pairing bodies (i386.py: `CLD; F; P` and `CLD; P; F`, CLD never
+  executed in the V pipe, that is the second instruction of each pair (same table, as
+  kernel/pmu/events_p5.c cites it). In the pairing bodies (i386.py: `CLD; F; P` and `CLD; P; F`, CLD never
   pairs) the V pipe runs at most one instruction per copy, so a count of 1 per copy says
   the two paired, 0 that they did not: Agner Fog's classes by counting, beside the
   timing's and the model's.
