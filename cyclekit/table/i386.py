@@ -600,8 +600,8 @@ def records_from_log(lines):
         key = key_of(name)
         if key:
             out[key] = rec
-        if t == "cpu" and ("cpu", "record") not in out:
-            out[("cpu", "record")] = rec
+        if t in ("cpu", "pmu") and (t, "record") not in out:
+            out[(t, "record")] = rec       # the pmu record: the counters' proof (counters.py)
     return out
 
 
@@ -663,8 +663,9 @@ def model_values(selected, cpu, say):
 
 def rows_of(selected, records, cpu, say, run_extra):
     """(run_info, rows) of a measured (or logged) 32-bit table."""
-    from cyclekit.table import checks, p5
+    from cyclekit.table import checks, counters, p5
     floors = checks.floors(records)
+    counting = counters.plan(records.get(("pmu", "record")))
     model_cpu, note, summaries = model_values(selected, cpu, say)
     p5model = p5.load_p5model() if cpu in MODELS else None
     chip = p5.CHIPS.get(cpu, "p54c")
@@ -679,16 +680,18 @@ def rows_of(selected, records, cpu, say, run_extra):
                  "spread": rows.measured(records.get((f.opcode, k)), 1)[1],
                  "status": rows.measured(records.get((f.opcode, k)), 1)[2],
                  "asm": f.extra[k][0].text()} for k in PAIR_KINDS]
+        row.update(counters.row_fields(f, records, counting, p5=True))
         rows_.append(row)
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     cpu_rec = records.get(("cpu", "record")) or {}
     info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
             "model_cpu": model_cpu, "note": note, "mode": 32, "llvm_cpu": cpu, "floors": floors,
             "cycles_source": build.cycles_source(records.get((checks.FLOOR, "add"))),
-            "bodies": sum(1 for k in records if k[0] != "cpu"),
+            "bodies": sum(1 for k in records if k[0] not in ("cpu", "pmu")),
             "pairing_forms": sum(1 for r in rows_ if r.get("pairing")),
             "suspect": sum(1 for r in rows_ if r.get("checks")),
             "cpu_name": cpu_rec.get("name"), "cpu_brand": cpu_rec.get("brand")}
+    info.update(counters.run_fields(counting, rows_))
     info.update(run_extra)
     return info, rows_
 
@@ -700,11 +703,18 @@ def form_how(form, kind):
 PAIR_COLUMNS = ("pairing", "pairing_model", "pairing_detail")
 
 
+def columns32():
+    """The 32-bit table's columns: the 64-bit table's, the pairing columns, then the
+    counters' with the P5's V-pipe ones (cyclekit/table/counters.py)."""
+    from cyclekit.table import counters
+    return rows.COLUMNS + PAIR_COLUMNS + counters.COLUMNS + counters.P5_COLUMNS
+
+
 def write_all(folder, run, rows_):
-    """output.write_all with the pairing columns after the 64-bit table's (the page shows
-    the pairing bodies among each row's variants)."""
+    """output.write_all with the pairing and counter columns after the 64-bit table's (the
+    page shows the pairing bodies among each row's variants)."""
     from cyclekit.table import output
-    output.write_all(folder, run, rows_, rows.COLUMNS + PAIR_COLUMNS)
+    output.write_all(folder, run, rows_, columns32())
 
 
 def measure(runner, selected, say):

@@ -109,12 +109,16 @@ class Runner:
         self.options = options
         self.session = None
         self.cpu = None
+        self.pmu = None        # the first session's pmu record: its counters' proof
+        self.events = ""       # events=... for every run request (counters.Plan.request())
 
     def start_session(self):
         if self.session is None:
             self.session = self.start()
             cpus = [r for r in self.session.boot if r.get("type") == "cpu"]
             self.cpu = self.cpu or (cpus[0] if cpus else None)
+            pmus = [r for r in self.session.boot if r.get("type") == "pmu"]
+            self.pmu = self.pmu or (pmus[0] if pmus else None)
         return self.session
 
     def _run(self, items):
@@ -122,7 +126,10 @@ class Runner:
         records = []
         for slot, (_, make) in enumerate(items):
             records += session.load(make(f"{PREFIX}{slot:02d}"))
-        records += session.request(f"run {PREFIX}* {self.options}".rstrip())
+        # events= after the user's options: the table's counters are asked for last, so
+        # they are the ones counted (counters.py).
+        words = [f"run {PREFIX}*"] + [w for w in (self.options.strip(), self.events) if w]
+        records += session.request(" ".join(words))
         return {key: _outcome(records, f"{PREFIX}{slot:02d}") for slot, (key, _) in enumerate(items)}
 
     def batch(self, items):

@@ -94,6 +94,8 @@ PAGE = (
     ("throughput_model", "LLVM", "LLVM's model of the set (throughput_model)"),
     ("variants", "variants", "the named variants: lat (latency) or tput (throughput), name, value"),
     ("checks", "checks", "why a value is not a plain measurement"),
+    ("counted", "counted", "instructions counted per body against the body's own count, where a PMU "
+                           "proved itself: exact, differs (by how many), or no counters (the header says why)"),
     ("status", "status", "latency_status and throughput_status (once when they are the same): "
                          "measured, suspect, skipped, fault ..."),
 )
@@ -279,8 +281,39 @@ def _status_cell(row):
     return f'<td class="st">{"<br>".join(parts)}</td>'
 
 
+def _counted_cell(row):
+    """The counters' verdict; its title gives the counts (and on a P5 the V-pipe counts
+    and the pairing class they give); a count that differs from the body carries the "!"."""
+    counted = row.get("counted")
+    if counted is None:
+        return '<td class="chk"></td>'
+    tip = [f"{what} {row[k]:g} instructions per body" for what, k in
+           (("chain", "chain_insns_counted"), ("set", "set_insns_counted"))
+           if isinstance(row.get(k), (int, float))]
+    if isinstance(row.get("vpipe_per_copy"), dict):
+        tip.append("V pipe per copy: " + ", ".join(f"{k} {_num(v)}" for k, v in row["vpipe_per_copy"].items()))
+    if row.get("pairing_counted"):
+        tip.append(f"pairing by counting: {row['pairing_counted']}")
+    title = f' title="{_esc("; ".join(tip))}"' if tip else ""
+    sus = " " + mark(counted) if str(counted).startswith("differs") else ""
+    return f'<td class="chk"{title}>{_esc(counted)}{sus}</td>'
+
+
+def counters_text(run):
+    """What the run counted, or why nothing: said once, in the header."""
+    counters = (run or {}).get("counters")
+    if not counters:
+        return "Counters: not recorded by this run"
+    exact, differs = (run or {}).get("counted_exact"), (run or {}).get("counted_differs")
+    tally = f" ({exact} rows exact, {differs} differ)" if exact is not None and str(counters).startswith(
+        "counting") else ""
+    return f"Counters: <b>{_esc(counters)}</b>{_esc(tally)}"
+
+
 def cell(row, column, run=None):
     """One <td> of the page's table."""
+    if column == "counted":
+        return _counted_cell(row)
     if column in ("latency", "throughput"):
         return _value_cell(row, column)
     if column in ("chain_asm", "set_asm"):
@@ -382,7 +415,7 @@ def page(run, rows):
                         f"{run.get('model_cpu')} ({run.get('llvm')}); {run.get('note') or ''}")
     return f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>cyclekit instruction table</title>
 <style>{STYLE}</style></head><body><h1>Instruction table</h1>
-<p>{facts}</p><p>{cycles_text(run)}.</p>
+<p>{facts}</p><p>{cycles_text(run)}.</p><p>{counters_text(run)}.</p>
 <p>{run.get('forms')} forms, {run.get('measured')} measured, {run.get('seconds')} s;
 {suspect_count(rows)} values suspect. Latency: core cycles per copy of a dependent chain; throughput: reciprocal, per instruction.</p>
 {legend(run)}<ul>{skips}</ul>

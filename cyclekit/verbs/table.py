@@ -23,7 +23,8 @@ import sys
 import time
 
 from cyclekit import launch, llvm, llvm_cpus, media, trust
-from cyclekit.table import build, checks, forms, i386, measure, model, output, p5, rework
+from cyclekit.table import build, checks, counters, forms, i386, measure, model, output, p5, rework
+from cyclekit.table.rows import COLUMNS
 from cyclekit.table.rework import VARIANTS
 from cyclekit.tree import BUILD
 
@@ -235,12 +236,15 @@ def measure32(args, tools, runner, cpu, choice, started):
     session's CPU can run), the bodies, the rows and the files."""
     opcodes, isas, pairing = choice
     runner.start_session()
+    ask_counters(runner)
     features = (runner.cpu or {}).get("features") or ()
     selected = i386.plan(tools, cpu, build.stderr, args.match, opcodes, isas, args.limit, features, pairing)
     t0 = time.monotonic()
     records = i386.measure(runner, selected, build.stderr)
     if runner.cpu:
         records[("cpu", "record")] = runner.cpu
+    if runner.pmu:
+        records[("pmu", "record")] = runner.pmu
     t_measure = time.monotonic() - t0
     info, rows_ = i386.rows_of(selected, records, cpu, build.stderr,
                                {"seconds": round(time.monotonic() - started, 1),
@@ -296,8 +300,18 @@ def opcodes_of(args, tools):
     return sorted({opcode for _, opcode, _ in found})
 
 
+def ask_counters(runner):
+    """The session's counters plan (counters.py): events= in every run request where the
+    PMU proved itself, else nothing asked and the reason said once."""
+    counting = counters.plan(runner.pmu)
+    runner.events = counting.request()
+    build.stderr(f"counters: {counting.summary()}")
+    return counting
+
+
 def make_table(args, tools, runner, started):
     runner.start_session()
+    counting = ask_counters(runner)
     cpu = runner.cpu or {}
     features = cpu.get("features") or ()
     cpu_name, note = model_cpu(args, tools, cpu)
@@ -321,6 +335,8 @@ def make_table(args, tools, runner, started):
     again = repeat_alone(runner, selected, records, summaries, floors)
     t_measure = time.monotonic() - t_measure
     rows_ = [build.make_row(f, records, summaries, cpu_name, floors, again) for f in selected]
+    for form, row in zip(selected, rows_):
+        row.update(counters.row_fields(form, records, counting))
     measured = sum(1 for r in rows_ if r.get("latency") is not None or r.get("throughput") is not None)
     run_info = {"forms": len(rows_), "measured": measured, "skipped": build.skip_counts(rows_),
                 "seconds": round(time.monotonic() - started, 1), "cpu_name": cpu.get("name"),
@@ -330,7 +346,8 @@ def make_table(args, tools, runner, started):
                 "cycles_source": build.cycles_source(records.get((checks.FLOOR, "add"))),
                 "repeated": len(again), "variants": list(variants),
                 "suspect": sum(1 for r in rows_ if r.get("checks"))}
-    output.write_all(args.output, run_info, rows_)
+    run_info.update(counters.run_fields(counting, rows_))
+    output.write_all(args.output, run_info, rows_, COLUMNS + counters.COLUMNS)
     build.stderr(f"{len(rows_)} forms, {measured} measured, {run_info['suspect']} with a value marked "
                  f"suspect, {run_info['seconds']} s: {os.path.join(args.output, 'index.html')}")
     rate = f"{len(records) / t_measure:.1f} bodies/s, {len(rows_) / t_measure:.1f} forms/s" if t_measure else "-"

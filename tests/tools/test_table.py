@@ -316,7 +316,15 @@ def test_a_small_table_has_its_records_csv_and_page(tmp_path):
     assert run["forms"] == len(records) and run["measured"] == len(records) - len(skipped)
     with open(out / "table.csv") as f:
         table = list(csv.reader(f))
-    assert tuple(table[0]) == rows.COLUMNS and len(table) == len(records) + 1
+    from cyclekit.table import counters
+    assert tuple(table[0]) == rows.COLUMNS + counters.COLUMNS and len(table) == len(records) + 1
+    # The counters column: asked for only where the runner's PMU proved itself; the reason
+    # is said once in the run record, and no row carries a count without it.
+    if not run["counter_events"]:
+        assert run["counters"].startswith("no counters: ")
+        assert all(r["counted"] in (None, "no counters") and r["set_insns_counted"] is None for r in records)
+    else:
+        assert all(r["counted"] is None or not r["counted"].startswith("no counters") for r in records)
     page = (out / "index.html").read_text()
     assert page.count("<tr") == len(records) + 1 and "<script>" in page and "src=" not in page
     for r in records:

@@ -172,7 +172,11 @@ def test_from_log_writes_the_table(tmp_path):
     assert rows[0]["type"] == "table_run" and rows[0]["mode"] == 32
     add = next(r for r in rows if r.get("opcode") == "ADD32rr")
     assert add["latency"] == 1.0 and add["latency_model"] == 1.0 and "pairing" in add
-    assert (out / "table.csv").read_text().splitlines()[0].endswith("pairing,pairing_model,pairing_detail")
+    assert (out / "table.csv").read_text().splitlines()[0].endswith(
+        "pairing,pairing_model,pairing_detail,chain_insns_counted,set_insns_counted,counted,"
+        "vpipe_per_copy,pairing_counted")
+    # The log holds no pmu record: no counts, and the reason once in the run record.
+    assert add["counted"] == "no counters" and rows[0]["counters"].startswith("no counters: ")
     assert (out / "index.html").exists()
 
 
