@@ -108,6 +108,24 @@ def plan(pmu):
                 pmu.get("kind"))
 
 
+# The boot line's events= of a table on a medium (cyclekit image --table), chosen by the
+# LLVM CPU the bodies were built for, as no session is there to print its PMU first: the
+# family's instructions event, and on a P5 the V pipe. A kernel whose PMU does not prove
+# itself (or that is not that family) says so in its notes and counts nothing; the
+# table from its log then reads "no counters" with the pmu record's reason.
+BOOT_EVENTS = {
+    **{cpu: (INSTRUCTIONS_BY_KIND["p5"], VPIPE_EVENT) for cpu in ("pentium", "pentium-mmx", "i586")},
+    **{cpu: (INSTRUCTIONS_BY_KIND["p6"],) for cpu in ("pentiumpro", "i686", "pentium2", "pentium3",
+                                                     "pentium3m", "pentium-m")},
+}
+
+
+def boot_events(cpu):
+    """The events= option (or "") a medium's boot line carries for LLVM's CPU `cpu`."""
+    events = BOOT_EVENTS.get(cpu)
+    return f"events={','.join(events)}" if events else ""
+
+
 def count_of(record, event):
     """(per_body, None) of one event in a body's record, or (None, why not)."""
     if record is None:

@@ -57,6 +57,7 @@ def run(args):
             media.make_kernels()
         if args.table:
             args.modules = list(args.modules) + [table_pack(args)]
+            args.options = with_table_events(args.options, args.table)
         if args.output:
             media.iso(args.output, args.options, args.modules)
             print(f"cyclekit image: wrote {args.output}")
@@ -76,6 +77,16 @@ def run(args):
         print(f"cyclekit image: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def with_table_events(options, cpu):
+    """The kernel line with the table's counters (cyclekit/table/counters.py), unless
+    the options choose events= of their own."""
+    from cyclekit.table import counters
+    events = counters.boot_events(cpu)
+    if not events or any(w.startswith("events=") for w in options.split()):
+        return options
+    return f"{options} {events}".strip()
 
 
 def table_pack(args):

@@ -231,3 +231,16 @@ def test_no_counted_class_where_the_pairing_bodies_did_not_run_as_built():
     got = counters.vpipe_fields(form, records, counters.plan(P5_COUNTING))
     assert got["vpipe_per_copy"] == {"ref": 0, "U": 1, "V": 1}
     assert got["pairing_counted"] == "none: the U body's instructions are not exact (4 counted)"
+
+
+def test_a_medium_asks_for_its_families_events_unless_the_options_choose():
+    """`cyclekit image --table CPU`: no session prints a PMU before the boot, so the kernel
+    line carries the events the CPU's family counts instructions with (the names the
+    plan of the log's pmu record then reads)."""
+    from cyclekit.verbs.image import with_table_events
+    p5 = with_table_events("samples=21", "pentium")
+    assert p5 == "samples=21 events=INSTRUCTIONS_EXECUTED,INSTRUCTIONS_EXECUTED_V_PIPE"
+    assert counters.plan(P5_COUNTING).request() == p5.split()[-1]
+    assert with_table_events("", "pentium2") == "events=INST_RETIRED"
+    assert with_table_events("events=CYCLES", "pentium") == "events=CYCLES"     # the user's own
+    assert with_table_events("", "i486") == ""                                  # no PMU to ask
