@@ -28,6 +28,8 @@ event source, a 486) nothing is asked, every row's `counted` says "no counters" 
 run's `counters` says why, once: never a number.
 """
 
+from cyclekit.table.pairing_classes import CLASSES
+
 # The columns (after rows.COLUMNS and, in a 32-bit table, i386.PAIR_COLUMNS):
 #   chain_insns_counted  instructions the counter saw per run of the latency chain's body
 #   set_insns_counted    the same for the throughput set's body
@@ -194,7 +196,6 @@ def vpipe_pairing(ref, u, v):
         return None, "a pairing body has no V-pipe count"
     if ref >= PAIRS_AT or max(u, v) > 1.005:
         return None, f"V-pipe counts out of range (ref {ref:g}, U {u:g}, V {v:g} per copy; ref must be 0, U and V at most 1)"
-    from cyclekit.table.i386 import CLASSES
     return CLASSES[(u >= PAIRS_AT, v >= PAIRS_AT)], None
 
 

@@ -50,6 +50,7 @@ import time
 from cyclekit import asm, benchfile
 from cyclekit.table import bodies, build, classify, forms, operands, rework, rows
 from cyclekit.table.forms import Insn
+from cyclekit.table.pairing_classes import CLASSES
 from cyclekit.tree import BUILD
 
 TRIPLE = "i386-unknown-linux-gnu"
@@ -503,7 +504,6 @@ def add_pairing(selected):
 
 
 PAIR_HIDDEN = 0.5      # a partner's clock hidden by a pair: the difference below half a clock
-CLASSES = {(True, True): "UV", (True, False): "PU", (False, True): "PV", (False, False): "NP"}
 
 
 def pairing_verdict(ref, u, v, trusted=True):
