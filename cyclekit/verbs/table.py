@@ -56,6 +56,12 @@ def add_arguments(parser):
     parser.add_argument("--icount", action="store_true",
                         help="with --qemu: -icount shift=0 (every instruction counts 1: tests the plumbing)")
     parser.add_argument("--kvm", action="store_true", help="with --qemu: KVM, -cpu host")
+    parser.add_argument("--qemu-cpu", metavar="MODEL",
+                        help="with --qemu: QEMU's -cpu instead of the mode's default (the counting "
+                             "QEMU of docs/counters.md: max,vendor=GenuineIntel,family=6,model=85,tcg-pmu=on)")
+    parser.add_argument("--qemu-arg", metavar="ARG", action="append", default=[],
+                        help="with --qemu: one more QEMU argument, as run-qemu's --qemu-arg (repeatable; "
+                             "--qemu-arg=-L --qemu-arg=/usr/share/seabios)")
     parser.add_argument("--asm", metavar="TEXT", action="append",
                         help="a form by its instruction text (Intel syntax, e.g. \"vpaddd zmm0, zmm1, zmm2\"): "
                              "llvm-mc names LLVM's opcode, measured as with --opcodes (repeatable)")
@@ -95,8 +101,10 @@ def check_arguments(args):
         return "--serial and --qemu: choose one"
     if args.wait_ready and not args.serial:
         return "--wait-ready goes with --serial"
-    if (args.icount or args.kvm) and not args.qemu:
-        return "--icount and --kvm go with --qemu"
+    if (args.icount or args.kvm or args.qemu_cpu or args.qemu_arg) and not args.qemu:
+        return "--icount, --kvm, --qemu-cpu and --qemu-arg go with --qemu"
+    if args.qemu_cpu and args.kvm:
+        return "--qemu-cpu does not go with --kvm (-cpu host)"
     if args.icount and args.kvm:
         return "--icount is QEMU's TCG; it does not go with --kvm"
     if getattr(args, "mode", 64) == 32 and (args.kvm or args.variants or args.asm):
@@ -191,14 +199,15 @@ def session_starter(args, bits=64):
         runner = launch.HOSTED64 if bits == 64 else launch.HOSTED
         return lambda: measure.HostedSession(runner)
     iso = os.path.join(BUILD, "cyclekit.iso")
+    extra = [f"--qemu-arg={a}" for a in args.qemu_arg]
     if bits == 32:
         qemu = measure.qemu_command(sys.executable, launch.RUN_QEMU, iso, "i386",
-                                    i386.QEMU_CPUS.get(args.cpu or "pentium", "pentium"), args.icount)
-        return lambda: measure.QemuSession(qemu)
-    qemu = [sys.executable, launch.RUN_QEMU, "--iso", iso, "--qemu", "x86_64"]
-    qemu += ["--icount", "0"] if args.icount else []
-    qemu += ["--accel", "kvm", "--cpu", "host"] if args.kvm else []
-    return lambda: measure.QemuSession(qemu)
+                                    args.qemu_cpu or i386.QEMU_CPUS.get(args.cpu or "pentium", "pentium"),
+                                    args.icount)
+        return lambda: measure.QemuSession(qemu + extra)
+    qemu = measure.qemu_command(sys.executable, launch.RUN_QEMU, iso, "x86_64", args.qemu_cpu, args.icount,
+                                args.kvm)
+    return lambda: measure.QemuSession(qemu + extra)
 
 
 def run32(args, tools):

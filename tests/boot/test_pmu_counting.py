@@ -13,12 +13,16 @@ too. Without the bed every test skips, saying how to build it
 
 Instruction counts are not written here: they are read from the ELF
 (bodies()); only branch/taken's one taken branch per body is stated."""
+import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 
-from conftest import LOGDIR, assert_complete, bodies, run_qemu, selected, tcg_timeout
+from conftest import LOGDIR, ROOT, assert_complete, bodies, run_qemu, selected, tcg_timeout
 
 BED = os.environ.get("CK_QEMU_PMU", "")
 SEABIOS, QEMU_DATA = "/usr/share/seabios", "/usr/share/qemu"
@@ -45,16 +49,13 @@ def bed():
 
 
 _boots = {}
+BED_CPU = "max,vendor=GenuineIntel,family=6,model=85,tcg-pmu=on"
 
 
-def pmu_boot(gp, cmdline=CMDLINE):
-    """A boot on the bed with `gp` general counters (cached per argument set).
-    run-qemu starts `qemu-system-x86_64` from PATH: a folder holding only that
-    name, linked to the bed, comes first."""
+def bed_env():
+    """The environment whose PATH finds the bed as `qemu-system-x86_64` (what run-qemu
+    starts): a folder holding only that name, linked to the bed, comes first."""
     binary = bed()
-    key = (gp, cmdline)
-    if key in _boots:
-        return _boots[key]
     os.makedirs(LOGDIR, exist_ok=True)
     shim = os.path.join(LOGDIR, "qemu-pmu-bin")
     os.makedirs(shim, exist_ok=True)
@@ -63,8 +64,16 @@ def pmu_boot(gp, cmdline=CMDLINE):
         if os.path.lexists(link):
             os.unlink(link)
         os.symlink(binary, link)
-    env = dict(os.environ, PATH=shim + os.pathsep + os.environ.get("PATH", ""))
-    cpu = f"max,vendor=GenuineIntel,family=6,model=85,tcg-pmu=on,tcg-pmu-gp={gp}"
+    return dict(os.environ, PATH=shim + os.pathsep + os.environ.get("PATH", ""))
+
+
+def pmu_boot(gp, cmdline=CMDLINE):
+    """A boot on the bed with `gp` general counters (cached per argument set)."""
+    key = (gp, cmdline)
+    if key in _boots:
+        return _boots[key]
+    env = bed_env()
+    cpu = f"{BED_CPU},tcg-pmu-gp={gp}"
     # -nic none: the pc machine's default NIC wants an option ROM the bed's
     # data folders may lack; nothing here uses a network.
     args = ("-L", SEABIOS, "-L", QEMU_DATA, "-icount", "shift=0,align=off,sleep=off", "-nic", "none")
@@ -141,3 +150,31 @@ def test_one_general_counter_still_counts_and_has_none_to_spare():
     assert per_body(results["calib/alu3"])["INST_RETIRED.ANY_P"] == bodies()["calib/alu3"].insns
     skip = [s for s in log.of_type("skip") if s["name"] == "sys/wrmsr/counter"]
     assert len(skip) == 1 and "no general counter to spare" in skip[0]["reason"], skip
+
+
+# Forms whose bodies are straight-line: a latency chain and a throughput set each.
+TABLE_FORMS = "ADD32rr,IMUL64rr,XOR64rr,MOV64rm,ADD64mr"
+
+
+def test_the_tables_counters_are_exact_on_the_bed(tmp_path):
+    """cyclekit table (64-bit forms, the kernel in its serve session) on the bed under
+    -icount: the PMU proves itself, every request asks for the proved instructions event,
+    and every row's chain and set count exactly their own bodies' instructions."""
+    env = bed_env()
+    if not shutil.which("llvm-exegesis-16") and not any(
+            shutil.which(f"llvm-exegesis-{v}") for v in range(17, 30)):
+        pytest.skip("no llvm-exegesis 16 or newer (scripts/deps installs llvm-16)")
+    out = tmp_path / "t"
+    args = ["--qemu", "--icount", "--qemu-cpu", BED_CPU] + \
+        [f"--qemu-arg={a}" for a in ("-L", SEABIOS, "-L", QEMU_DATA)]
+    p = subprocess.run([sys.executable, "-m", "cyclekit", "table", "--no-build", "--opcodes", TABLE_FORMS,
+                        "-o", str(out)] + args, capture_output=True, text=True, timeout=600, env=env,
+                       cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-3000:]
+    lines = [json.loads(x) for x in (out / "table.jsonl").read_text().splitlines()]
+    run, rows = lines[0], lines[1:]
+    assert run["counters"].startswith("the intel-arch-v2 PMU proved itself"), run["counters"]
+    assert {r["opcode"] for r in rows} == set(TABLE_FORMS.split(","))
+    for r in rows:
+        assert r["counted"] == "exact", r
+        assert r["chain_insns_counted"] and r["set_insns_counted"], r

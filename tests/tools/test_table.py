@@ -245,6 +245,8 @@ def test_bad_arguments_and_a_missing_llvm_exit_2_with_the_reason(tmp_path):
     for args, words in ((["--isa", "gpr,vliw"], "--isa vliw"), (["--match", "("], "--match"),
                         (["--llvm", "99"], "llvm-exegesis-99 not found"),
                         (["--icount"], "go with --qemu"),
+                        (["--qemu-cpu", "max"], "go with --qemu"),
+                        (["--qemu", "--kvm", "--qemu-cpu", "max"], "does not go with --kvm"),
                         (["--qemu", "--serial", "/dev/null"], "choose one"),
                         (["--opcodes", "ADD32rr NOSUCH"], "comma-separated"),
                         (["--opcodes", "ADD32rr,NOSUCH9rr"], "does not know the opcode NOSUCH9rr")):
