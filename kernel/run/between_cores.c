@@ -16,6 +16,15 @@
 #include "suite.h"
 
 
+bool between_cores_named(void)
+{
+    char word[64];
+    for (const char *at = settings.bench; (at = kword(at, ",", word, sizeof word)) != NULL;)
+        if (kstrncmp(word, "smp/", 4) == 0)
+            return true;
+    return false;
+}
+
 /* Whether b runs here. Too few processors is an info note when bench= asks
  * for smp/ by name (a default bench=* run on one processor says nothing); a
  * missing CPU feature is a skip with the reason, as for any benchmark. */
@@ -27,20 +36,11 @@ static bool runs(const struct smp_bench *b, unsigned running)
     if (!smp_bench_unmet(b, running, why, sizeof why))
         return true;
     if (running < smp_bench_min_cpus(b)) {
-        if (kstrncmp(settings.bench, "smp/", 4) == 0)
+        if (between_cores_named())
             log_note("info", "smp", "%s: %s; not measured", b->name, why);
     } else {
         write_skip(b->name, why);
     }
-    return false;
-}
-
-bool between_cores_named(void)
-{
-    char word[64];
-    for (const char *at = settings.bench; (at = kword(at, ",", word, sizeof word)) != NULL;)
-        if (kstrncmp(word, "smp/", 4) == 0)
-            return true;
     return false;
 }
 
