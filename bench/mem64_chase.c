@@ -41,7 +41,7 @@ static const char *chase64_llc(struct bench_ctx *ctx)
     static const char *chase64_##label(struct bench_ctx *ctx) { return chase64_prepare(ctx, bytes); } \
     BENCH64("mem64/chase/" #label,                                                                     \
             "64-bit pointer chase over " #label "B: one 64-byte line per load, random order",         \
-            "movq (%rsi), %rsi", .prepare = chase64_##label, .carry = true)
+            "movq (%rsi), %rsi", .prepare = chase64_##label, .big = true, .carry = true)
 
 CHASE64(1K, 1u << 10);
 CHASE64(4K, 4u << 10);
@@ -54,4 +54,4 @@ CHASE64(4M, 4u << 20);
 CHASE64(16M, 16u << 20);
 CHASE64(64M, 64u << 20);
 BENCH64("mem64/chase/4xLLC", "64-bit pointer chase over 4x the last-level cache (or all that fits): DRAM",
-        "movq (%rsi), %rsi", .prepare = chase64_llc, .carry = true);
+        "movq (%rsi), %rsi", .prepare = chase64_llc, .big = true, .carry = true);

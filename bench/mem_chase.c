@@ -49,7 +49,7 @@ static const char *chase_llc(struct bench_ctx *ctx)
 #define CHASE(label, bytes, ...)                                                                   \
     static const char *chase_##label(struct bench_ctx *ctx) { return chase_prepare(ctx, bytes); } \
     BENCH("mem/chase/" #label, "pointer chase over " #label "B: one 64-byte line per load, random order", \
-          "movl (%esi), %esi", .prepare = chase_##label, .carry = true, __VA_ARGS__)
+          "movl (%esi), %esi", .prepare = chase_##label, .big = true, .carry = true, __VA_ARGS__)
 
 CHASE(1K, 1u << 10);
 CHASE(4K, 4u << 10);
@@ -62,4 +62,4 @@ CHASE(4M, 4u << 20);
 CHASE(16M, 16u << 20);
 CHASE(64M, 64u << 20);
 BENCH("mem/chase/4xLLC", "pointer chase over 4x the last-level cache (or all that fits): DRAM",
-      "movl (%esi), %esi", .prepare = chase_llc, .carry = true);
+      "movl (%esi), %esi", .prepare = chase_llc, .big = true, .carry = true);

@@ -72,7 +72,7 @@ struct bench_ctx {
     uint32_t rsi_hi;       /* 64-bit bodies: bits 63:32 of RSI (a chain above 4 GiB); 0 elsewhere */
     uint8_t *scratch;
     uint32_t scratch_size;
-    uint8_t *big;          /* large memory for mem/ benchmarks (NULL when none) */
+    uint8_t *big;          /* large memory for a benchmark with .big (NULL when none) */
     uint64_t big_size;
     /* Set by a .prepare hook that walks memory, for the result record: the
      * bytes it walks, and the last-level cache size it was sized from (0:
@@ -91,6 +91,7 @@ struct bench {
     unsigned family;                  /* 0: any */
     const char *events;
     const char *(*prepare)(struct bench_ctx *ctx);
+    bool big;                         /* its .prepare builds in the large memory (ctx->big) */
     bool cold;
     uint32_t insns;                   /* when > 1: also reported per instruction */
     uint32_t per_body;                /* copies of one instruction in the body (0: not such a

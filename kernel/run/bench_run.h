@@ -6,9 +6,9 @@
 #include "platform/fault.h"
 #include "platform/platform.h"
 
-/* The registers, scratch page and large memory a benchmark starts with
- * (its .prepare may change them). */
-void bench_context(const struct platform *p, struct bench_ctx *ctx);
+/* The registers and scratch page a benchmark starts with (its .prepare may
+ * change them), and the large memory when b is .big (b NULL: none). */
+void bench_context(const struct platform *p, const struct bench *b, struct bench_ctx *ctx);
 
 /* Why b cannot run on this platform (bench_unmet; a loaded file's 64-bit
  * body: the platform's reason), NULL when it can. */

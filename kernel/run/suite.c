@@ -95,7 +95,7 @@ int suite_run_one(const struct platform *p, const struct bench *b, struct fault_
 static int suite_setup(const struct platform *p, int *status)
 {
     struct bench_ctx ctx;
-    bench_context(p, &ctx);
+    bench_context(p, NULL, &ctx);
     write_pmu_heading(settings.pmu);
     kmemset(&counters, 0, sizeof counters);
     if (settings.pmu)

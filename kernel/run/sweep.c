@@ -51,7 +51,7 @@ int event_sweep(const struct platform *p)
     }
     static struct sweep_job job;
     struct bench_ctx ctx;
-    bench_context(p, &ctx);
+    bench_context(p, b, &ctx);
     if (b->prepare && (unmet = b->prepare(&ctx)) != NULL) {
         write_skip("sweep", unmet);
         return STATUS_OK;
