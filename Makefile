@@ -201,6 +201,13 @@ run-kvm: $(ISO)
 run-uefi: $(ISO)
 	$(RUN) --iso $(ISO) --uefi $(RUNFLAGS)
 
+# What the compilers alone build (scripts/deps compile: no GRUB, QEMU or
+# Python yet): the kernel's objects but the font, both hosted runners and the
+# unit tests' library. CI builds it while the rest of the build tier installs
+# (.ci/run), with DEPS_OK= so that make does not install that tier itself.
+.PHONY: objects
+objects: $(filter-out $(BUILD)/k/gen/font.c.o,$(KERNEL_OBJS)) $(BUILD)/cyclekit-hosted $(BUILD)/cyclekit-hosted64 $(HOST_LIB_OBJS)
+
 # Host unit tests: portable kernel sources, built natively, against cmocka.
 $(BUILD)/host/%.c.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
