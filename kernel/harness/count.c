@@ -11,7 +11,7 @@ static uint64_t counts[PMU_MAX_GP][3][COUNT_SAMPLES_MAX], diff_buf[COUNT_SAMPLES
     scratch_buf[COUNT_SAMPLES_MAX];
 
 unsigned count_events(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
-                      count_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
+                      count_run_fn prepare, count_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
                       uint32_t samples, int64_t *per_body_x100, int *err)
 {
     bool done[COUNTERS_EVENTS_MAX * 8] = { false };
@@ -43,6 +43,8 @@ unsigned count_events(struct pmu_driver *d, const struct pmu_eventsel *sel, unsi
         for (uint32_t s = 0; s < samples; s++) {
             for (int v = 1; v < 3; v++) {
                 uint64_t before[PMU_MAX_GP] = { 0 }, after[PMU_MAX_GP] = { 0 };
+                if (prepare)
+                    prepare(ctx, copies[v]);
                 for (unsigned k = 0; k < placed; k++)
                     if (!err[event_of[k]])
                         err[event_of[k]] = pmu_read(d, counter_of[k], &before[k]);
@@ -76,20 +78,33 @@ struct bench_run {
     const struct bench *b;
     const struct bench_ctx *ctx;
     uint32_t loops;
+    const uint8_t *entry; /* where the readied run starts (NULL: none readied) */
+    bool readied;
 };
+
+static void ready_bench(void *arg, uint32_t copies)
+{
+    struct bench_run *r = arg;
+    r->entry = measure_place_copies(r->b, r->ctx, r->loops, copies);
+    r->readied = true;
+}
 
 static void run_bench(void *arg, uint32_t copies)
 {
     struct bench_run *r = arg;
-    measure_run_copies(r->b, r->ctx, r->loops, copies);
+    if (r->readied)
+        measure_run_placed(r->b, r->entry);
+    else
+        measure_run_copies(r->b, r->ctx, r->loops, copies);
+    r->readied = false;
 }
 
 unsigned count_bench(struct pmu_driver *d, const struct plan *pl, const struct bench *b,
                      const struct bench_ctx *bctx, const struct pmu_eventsel *sel, unsigned n,
                      int64_t *per_body_x100, int *err)
 {
-    struct bench_run r = { b, bctx, pl->loops };
-    return count_events(d, sel, n, run_bench, &r, pl->unroll, pl->loops, pl->event_samples,
+    struct bench_run r = { b, bctx, pl->loops, NULL, false };
+    return count_events(d, sel, n, ready_bench, run_bench, &r, pl->unroll, pl->loops, pl->event_samples,
                         per_body_x100, err);
 }
 

@@ -10,7 +10,9 @@
 #include "plan.h"
 #include "pmu/pmu.h"
 
-/* Runs the body once with `copies` copies (the loop count already set). */
+/* Runs the body once with `copies` copies (the loop count already set);
+ * prepare, when given, readies that run before the counters are read (what
+ * it does is not counted), and the run that follows is the one it readied. */
 typedef void (*count_run_fn)(void *ctx, uint32_t copies);
 
 /* Events per body, x100, for sel[0..n): in passes of as many events as the
@@ -18,7 +20,7 @@ typedef void (*count_run_fn)(void *ctx, uint32_t copies);
  * copies, median of (count(2U) - count(U)) / (U*L). err[i] is 0 or why that
  * event has no value (PMU_ERR_*, a fault code). Returns the passes used. */
 unsigned count_events(struct pmu_driver *d, const struct pmu_eventsel *sel, unsigned n,
-                      count_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
+                      count_run_fn prepare, count_run_fn run, void *ctx, uint32_t unroll, uint32_t loops,
                       uint32_t samples, int64_t *per_body_x100, int *err);
 
 /* count_events around b's generated body, as plan pl says (U, L, samples),

@@ -125,11 +125,11 @@ static void probe(const struct bench *b, uint32_t size)
     guard_check();
 }
 
-static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size)
+static uint64_t run_at(const struct bench *b, const uint8_t *entry)
 {
     ck_timing.stack_top = stack_top();
     ck_timing.read_mode = timer.mode;
-    ck_timing.entry = (uintptr_t)body_place_entry(b, copies, size); /* at its alignment (body_place.h) */
+    ck_timing.entry = (uintptr_t)entry;
     call_fn(b);
     (void)esp_check();
     if (b->carry) { /* the next run goes on where this one stopped (a long pointer chain) */
@@ -138,6 +138,11 @@ static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size
             ck_timing.rsi_hi = ck_timing.carry_rsi_hi;
     }
     return timer_elapsed(ck_timing.t0, ck_timing.t1);
+}
+
+static uint64_t run_copies(const struct bench *b, uint32_t copies, uint32_t size)
+{
+    return run_at(b, body_place_entry(b, copies, size)); /* at its alignment (body_place.h) */
 }
 
 static void load_registers(const struct bench_ctx *ctx)
@@ -332,16 +337,28 @@ static void measure_cold(const struct bench *b, uint32_t size, struct measuremen
     m->aperf.why = "a cold measurement has one sample and no U/2U difference";
 }
 
-void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
-                        uint32_t copies)
+const uint8_t *measure_place_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
+                                    uint32_t copies)
 {
     int32_t size = bench_copy_size(b);
     if (size < 0 || (b->mode == 64 && !platform->call64))
-        return;
+        return NULL;
     load_registers(ctx);
     body_place_running(b, (uint32_t)size);
     ck_timing.loops = loops;
-    run_copies(b, copies, (uint32_t)size);
+    return body_place_entry(b, copies, (uint32_t)size);
+}
+
+void measure_run_placed(const struct bench *b, const uint8_t *entry)
+{
+    if (entry)
+        run_at(b, entry);
+}
+
+void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
+                        uint32_t copies)
+{
+    measure_run_placed(b, measure_place_copies(b, ctx, loops, copies));
 }
 
 /* A sample must span STATS_MIN_STEPS steps of its time base (stats_checks.h):

@@ -119,8 +119,18 @@ void measure_bench_with_reference(const struct bench *b, const struct bench *ref
 /* Cycles x100 per body from the reference measured alongside (false: none). */
 bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100);
 
-/* Runs b once with `copies` copies in `loops` iterations (registers from
- * ctx), for counting events around it; the reads it takes are ignored. */
+/* A run of b with `copies` copies in `loops` iterations (registers from
+ * ctx), for counting events around it, in two steps: measure_place_copies
+ * loads the registers and finds (a loaded body: builds) where the copies
+ * start, NULL when b cannot run here; measure_run_placed runs them from
+ * there (the reads it takes are ignored). Counters read between the two see
+ * the run alone: a loaded body's placement looks its block up in a list, one
+ * step further for 2U than for U, and inside the window those steps were
+ * counted as the body's (+0.01 instructions a copy on the counting QEMU). */
+const uint8_t *measure_place_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
+                                    uint32_t copies);
+void measure_run_placed(const struct bench *b, const uint8_t *entry);
+/* Both steps at once. */
 void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
                         uint32_t copies);
 

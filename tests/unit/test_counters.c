@@ -62,12 +62,51 @@ static void arch_events_per_body(void **state)
     parse_all(&d, names, 3, sel);
     int64_t v[3];
     int err[3];
-    unsigned passes = count_events(&d, sel, 3, run_sim, &s, 4, LOOPS, 9, v, err);
+    unsigned passes = count_events(&d, sel, 3, NULL, run_sim, &s, 4, LOOPS, 9, v, err);
     assert_int_equal(passes, 1);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(v[1], BODY_CYCLES * 100);
     assert_int_equal(v[2], 100); /* one branch per body in this simulation */
+}
+
+/* A loaded body's placement: its block looked up in a list, one more step
+ * for 2U copies than for U (kernel/load/loaded_place.c). */
+static void place_sim(void *ctx, uint32_t copies)
+{
+    sim_run(ctx, 5 * (copies / 4 + 1), 9 * (copies / 4 + 1), copies / 4 + 1);
+}
+
+/* The placement inside the run, as the count loop had it. */
+static void place_and_run_sim(void *ctx, uint32_t copies)
+{
+    place_sim(ctx, copies);
+    run_sim(ctx, copies);
+}
+
+/* What prepare does before the counters are read is not counted; the same
+ * work inside the run is (the +0.01 instructions a copy a loaded body
+ * counted on the counting QEMU), so the test tells the two apart. */
+static void prepare_is_not_counted(void **state)
+{
+    (void)state;
+    struct msr_sim s;
+    struct pmu_driver d;
+    struct cpu_info c = cpu_of(6, 0x8F, 4, 4);
+    sim_init_arch(&s, 4, 4, 48, 3, 48);
+    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
+    assert_int_equal(pmu_save(&d), 0);
+    const char *names[] = { "INST_RETIRED.ANY_P" };
+    struct pmu_eventsel sel[1];
+    parse_all(&d, names, 1, sel);
+    int64_t v[1];
+    int err[1];
+    count_events(&d, sel, 1, place_sim, run_sim, &s, 4, LOOPS, 9, v, err);
+    assert_int_equal(err[0], 0);
+    assert_int_equal(v[0], BODY_INSNS * 100);
+    count_events(&d, sel, 1, NULL, place_and_run_sim, &s, 4, LOOPS, 9, v, err);
+    assert_int_equal(err[0], 0);
+    assert_int_equal(v[0], BODY_INSNS * 100 + 13); /* 5 more per run: 500 / (U*L = 40) = 12.5, rounded */
 }
 
 static void more_events_than_counters_take_passes(void **state)
@@ -86,7 +125,7 @@ static void more_events_than_counters_take_passes(void **state)
     parse_all(&d, names, 5, sel);
     int64_t v[5];
     int err[5];
-    assert_int_equal(count_events(&d, sel, 5, run_sim, &s, 8, LOOPS, 5, v, err), 3);
+    assert_int_equal(count_events(&d, sel, 5, NULL, run_sim, &s, 8, LOOPS, 5, v, err), 3);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(v[2], BODY_INSNS * 100);
@@ -116,7 +155,7 @@ static void the_tables_p5_events_in_one_pass(void **state)
         parse_all(&d, names, 2, sel);
         int64_t v[2];
         int err[2];
-        assert_int_equal(count_events(&d, sel, 2, run_sim, &s, 8, LOOPS, 5, v, err), 1);
+        assert_int_equal(count_events(&d, sel, 2, NULL, run_sim, &s, 8, LOOPS, 5, v, err), 1);
         assert_int_equal(err[0], 0);
         assert_int_equal(err[1], 0);
         assert_int_equal(v[0], BODY_INSNS * 100);
@@ -139,7 +178,7 @@ static void dead_counters_report_zero_not_garbage(void **state)
     parse_all(&d, names, 1, sel);
     int64_t v[1];
     int err[1];
-    count_events(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
+    count_events(&d, sel, 1, NULL, run_sim, &s, 4, LOOPS, 5, v, err);
     assert_int_equal(v[0], 0);
 }
 
@@ -158,7 +197,7 @@ static void faulting_counters_give_an_error_per_event(void **state)
     parse_all(&d, names, 1, sel);
     int64_t v[1];
     int err[1];
-    count_events(&d, sel, 1, run_sim, &s, 4, LOOPS, 5, v, err);
+    count_events(&d, sel, 1, NULL, run_sim, &s, 4, LOOPS, 5, v, err);
     assert_int_not_equal(err[0], 0);
 }
 
@@ -200,7 +239,7 @@ static void fixed_counters_take_their_events(void **state)
     int64_t v[5];
     int err[5];
     s.access_cost.insn = 300; /* the reads cancel in the difference */
-    assert_int_equal(count_events(&d, sel, 5, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(count_events(&d, sel, 5, NULL, run_sim, &s, 4, LOOPS, 5, v, err), 1);
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(err[i], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
@@ -229,7 +268,7 @@ static void unproved_fixed_counters_take_nothing(void **state)
     parse_all(&d, names, 3, sel);
     int64_t v[3];
     int err[3];
-    assert_int_equal(count_events(&d, sel, 3, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(count_events(&d, sel, 3, NULL, run_sim, &s, 4, LOOPS, 5, v, err), 1);
     assert_int_equal(err[0], 0);
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(err[1], PMU_ERR_EVENT);
@@ -257,7 +296,7 @@ static void a_held_counter_takes_no_event(void **state)
     int err[2];
     uint64_t pmc1_before, pmc1_after, sel1;
     sim_get(&s, 0xC2, &pmc1_before);
-    assert_int_equal(count_events(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 2);
+    assert_int_equal(count_events(&counters.drv, sel, 2, NULL, run_sim, &s, 4, LOOPS, 5, v, err), 2);
     sim_get(&s, 0xC2, &pmc1_after);
     sim_get(&s, 0x187, &sel1);
     assert_int_equal(pmc1_after, pmc1_before); /* never enabled: the benchmark's alone */
@@ -265,7 +304,7 @@ static void a_held_counter_takes_no_event(void **state)
     assert_int_equal(v[0], BODY_INSNS * 100);
     assert_int_equal(v[1], 100);
     assert_int_equal(counters.drv.reserved, 0); /* the hold ended with the measurement */
-    assert_int_equal(count_events(&counters.drv, sel, 2, run_sim, &s, 4, LOOPS, 5, v, err), 1);
+    assert_int_equal(count_events(&counters.drv, sel, 2, NULL, run_sim, &s, 4, LOOPS, 5, v, err), 1);
 
     proved_arch(&counters.drv, &s, &c, 1, false);
     assert_int_equal(counters_hold_spare(&why), 0);
@@ -277,6 +316,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(arch_events_per_body),
+        cmocka_unit_test(prepare_is_not_counted),
         cmocka_unit_test(the_tables_p5_events_in_one_pass),
         cmocka_unit_test(more_events_than_counters_take_passes),
         cmocka_unit_test(dead_counters_report_zero_not_garbage),
