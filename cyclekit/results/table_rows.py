@@ -9,8 +9,9 @@ metadata so one `create_all` builds them on SQLite and PostgreSQL:
   instruction_forms   one row per form: the `table` record's fields
                       (docs/table.md), measured value, spread and LLVM's
                       model value for latency and throughput, the chain's
-                      and the set's text, the upper-bound mark, and the
-                      variants and checks as JSON (issue 29)
+                      and the set's text, the upper-bound mark, the
+                      variants and checks as JSON (issue 29), the counters'
+                      columns and a P5 table's pairing (issue 30)
 
 Columns added since a database was made are added when a table is stored or
 read (migrate.add_missing_columns: nullable, no new schema version).
@@ -41,14 +42,20 @@ instruction_tables = Table(
     Column("imported", Text, nullable=False),
     Column("floors", Text),             # {"nop_throughput": x, "add_latency": y} as JSON (issue 29)
     Column("cycles_source", Text),
+    # The counters (docs/table.md): what was counted or why nothing, the events as JSON,
+    # and how many rows counted exactly their bodies' instructions or differ.
+    Column("counters", Text), Column("counter_events", Text),
+    Column("counted_exact", Integer), Column("counted_differs", Integer),
 )
 
 FORM_TEXT = ("opcode", "isa", "asm", "latency_status", "latency_chain", "operand_latency",
              "throughput_status", "disagree", "model_cpu",
-             "latency_bound", "chain_asm", "operand_pair", "throughput_set", "set_asm", "cycles_source")
-FORM_JSON = ("variants", "checks")      # a list of dicts, a list of texts
+             "latency_bound", "chain_asm", "operand_pair", "throughput_set", "set_asm", "cycles_source",
+             # the counters' verdict, and a P5 table's pairing columns (issue 30)
+             "counted", "pairing", "pairing_model", "pairing_detail", "pairing_counted")
+FORM_JSON = ("variants", "checks", "vpipe_per_copy")    # dicts and lists as JSON
 FORM_NUMBERS = ("latency", "latency_spread", "latency_model", "throughput", "throughput_spread",
-                "throughput_model")
+                "throughput_model", "chain_insns_counted", "set_insns_counted")
 FORM_COUNTS = ("chain_insns", "set_insns")
 
 instruction_forms = Table(
@@ -147,6 +154,9 @@ def import_table(engine, path):
         return "duplicate", f"instruction table already stored as table {found}", found
     values = {k: _text(run.get(k)) for k in ("cpu_name", "cpu_brand", "model_cpu", "llvm", "note",
                                              "cycles_source")}
+    values.update(counters=_text(run.get("counters")), counter_events=_json(run.get("counter_events")),
+                  counted_exact=_number(run.get("counted_exact"), int),
+                  counted_differs=_number(run.get("counted_differs"), int))
     values.update(forms=_number(run.get("forms"), int), measured=_number(run.get("measured"), int),
                   seconds=_number(run.get("seconds"), float), skipped=json.dumps(run.get("skipped") or {}),
                   floors=_json(run.get("floors")), checksum=checksum, label=os.path.abspath(table_file(path)),

@@ -77,7 +77,8 @@ def section(tables):
                      f"{run.get('forms')} forms, {run.get('measured')} measured in {run.get('seconds')} s, "
                      f"{output.suspect_count(rows)} values suspect. "
                      f"{html.escape(run.get('note') or '')}</p>"
-                     f"<p class='note'>{output.cycles_text(run)}; {output.floors_text(run)}.</p>"
+                     f"<p class='note'>{output.cycles_text(run)}; {output.floors_text(run)}; "
+                     f"{output.counters_text(run)}.</p>"
                      f"<p class='note'>Skipped: {html.escape(skipped or 'none')}</p>")
         parts.append(_summary_table(rows))
         parts.append(_forms_table(rows, run, interactive=(k == 0)))

@@ -146,7 +146,9 @@ def _show_forms(forms):
         print(f'{f["opcode"]:{width}} {f["table_id"]:>5}  {(f["table_cpu"] or "-")[:24]:24} '
               f'{(f["table_model"] or "-")[:16]:16} {_spread(f["latency"], f["latency_spread"]):>12} '
               f'{_value(f["latency_model"]):>6} {_spread(f["throughput"], f["throughput_spread"]):>12} '
-              f'{_value(f["throughput_model"]):>6}  {f["asm"] or "-"}' + (f" ({status})" if status else ""))
+              f'{_value(f["throughput_model"]):>6}  {f["asm"] or "-"}' + (f" ({status})" if status else "")
+              + (f' [counted: {f["counted"]}]' if f.get("counted") else "")
+              + (f' [pairing: {f["pairing"]}, model {f["pairing_model"] or "-"}]' if f.get("pairing") else ""))
 
 
 def cmd_show(store, engine, args):

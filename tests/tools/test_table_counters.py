@@ -4,7 +4,11 @@ of the shape tests/boot/test_pmu_counting.py reads (`events: [{"event", "per_bod
 No QEMU, no LLVM: the bodies are built here, the records synthesized."""
 import csv
 import json
+import os
+import subprocess
+import sys
 
+from conftest import ROOT
 from cyclekit.table import build, counters, i386, measure
 from cyclekit.table.forms import Insn
 from cyclekit.verbs import table as table_verb
@@ -198,6 +202,47 @@ def test_rows_of_and_the_files_carry_the_columns_and_the_reason_once(tmp_path):
     page = (tmp_path / "index.html").read_text()
     assert "Counters: <b>counting INSTRUCTIONS_EXECUTED, INSTRUCTIONS_EXECUTED_V_PIPE" in page
     assert "1 rows exact, 1 differ" in page
+
+
+def test_db_import_and_the_report_keep_the_counters_and_the_pairing(tmp_path):
+    """A P5 table's counters and pairing columns are stored by `db import` (the run's
+    sentence and tallies, each row's counts, verdict, classes and V-pipe counts), `db show`
+    prints the verdict and the class, and the report's table section says what was counted."""
+    from sqlalchemy import create_engine, select
+    from cyclekit.results import table_rows, table_section
+    add, imul = form_of(ADD, "ADD32rr"), form_of(IMUL, "IMUL32rr")
+    records = {("pmu", "record"): P5_COUNTING}
+    records.update(records_of("ADD32rr", exact_counts(add), {"ref": 0, "U": 1, "V": 1}))
+    off = exact_counts(imul)
+    off["lat"] = 3
+    records.update(records_of("IMUL32rr", off, {"ref": 0, "U": 0, "V": 0}))
+    info, rows_ = i386.rows_of([add, imul], records, "pentium2", lambda s: None, {})
+    out = tmp_path / "t"
+    i386.write_all(str(out), info, rows_)
+    db = tmp_path / "r.db"
+    front = [sys.executable, os.path.join(ROOT, "scripts", "cyclekit"), "db", "--db", f"sqlite:///{db}"]
+    p = subprocess.run(front + ["import", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    engine = create_engine(f"sqlite:///{db}", future=True)
+    try:
+        with engine.connect() as conn:
+            table = conn.execute(select(table_rows.instruction_tables)).one()
+            forms = {r.opcode: r for r in conn.execute(select(table_rows.instruction_forms))}
+    finally:
+        engine.dispose()
+    assert table.counters == info["counters"] and (table.counted_exact, table.counted_differs) == (1, 1)
+    assert json.loads(table.counter_events) == ["INSTRUCTIONS_EXECUTED", "INSTRUCTIONS_EXECUTED_V_PIPE"]
+    assert (forms["ADD32rr"].counted, forms["ADD32rr"].chain_insns_counted) == ("exact", 1.0)
+    assert forms["IMUL32rr"].counted == "differs: chain 3 counted, 1 in the body (+2)"
+    assert (forms["ADD32rr"].pairing_counted, forms["IMUL32rr"].pairing_counted) == ("UV", "NP")
+    assert json.loads(forms["ADD32rr"].vpipe_per_copy) == {"ref": 0, "U": 1, "V": 1}
+    shown = subprocess.run(front + ["show", "IMUL32rr"], capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert "[counted: differs: chain 3 counted, 1 in the body (+2)]" in shown.stdout
+    run, rows_back = table_rows.read(str(out))
+    html = table_section.section([("t", run, rows_back)])
+    assert "Counters: <b>counting INSTRUCTIONS_EXECUTED, INSTRUCTIONS_EXECUTED_V_PIPE" in html
+    assert "1 rows exact, 1 differ" in html
 
 
 def test_without_counters_the_reason_is_in_the_header_once_and_no_row_has_a_number(tmp_path):
