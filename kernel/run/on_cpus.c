@@ -1,6 +1,7 @@
 /* on=: which processors run each selected benchmark, one at a time (the
- * others wait in their mailboxes' PAUSE loops). Not given: the boot
- * processor alone, as always -- except on a hybrid CPU (issue 12: "the
+ * others wait in their mailboxes: halted on bare metal, spinning then
+ * asleep hosted). Not given: the boot processor alone, as always --
+ * except on a hybrid CPU (issue 12: "the
  * default runs each benchmark once per core type"), where one processor of
  * each core type runs it: the boot processor for its own type, the first
  * started one of each other type. The core type is CPUID leaf 1AH

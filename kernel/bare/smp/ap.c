@@ -22,6 +22,7 @@ extern volatile uint32_t ap_boot_stack;                 /* ap_entry.S reads thes
 extern void (*volatile ap_entry_main)(void);
 extern void (*volatile ap_entry_fault)(const uint32_t *frame);
 extern const uint32_t ap_stubs[32], ap_stubs64[32];
+extern void ap_nmi32(void), ap_nmi64(void), ap_park_halt(void);
 static volatile uint32_t boot_slot;
 static uint32_t fault_apic;
 static unsigned fault_kind;
@@ -103,7 +104,8 @@ void ap_prepare(uint32_t fault_apic_id, unsigned kind)
     }
     ap_entry_main = ap_main;
     ap_entry_fault = ap_fault;
-    struct ap_handlers h = { ap_stubs, ap_stubs64, (uint32_t)(uintptr_t)ap_double_fault_entry };
+    struct ap_handlers h = { ap_stubs, ap_stubs64, (uint32_t)(uintptr_t)ap_double_fault_entry,
+                             (uint32_t)(uintptr_t)ap_nmi32, (uint32_t)(uintptr_t)ap_nmi64 };
     ap_tables_prepare(&h);
 }
 
@@ -147,14 +149,24 @@ static void enter_long(unsigned slot, struct ap_box *box)
     box->mode = 64;
 }
 
-/* PAUSE (F3 90) is REP NOP on processors before it existed (SDM Vol. 2B,
- * PAUSE), but the Pentium check rejects its mnemonic: it lives with the
- * code that is checked apart. */
-__attribute__((section(".text.needs"), noinline, noreturn)) static void idle(struct ap_box *box)
+/* Idle: halted until a command comes (ap_park.S says why, and how the NMI
+ * that the poster sends when it sees `parked` is never lost): parked is
+ * stored before the mailbox is read again, the poster stores the command
+ * before it reads parked, so one of the two sees the other. */
+static void park(struct ap_box *box)
+{
+    box->parked = 1;
+    ap_full_barrier();
+    if (!box->mb.cmd)
+        ap_park_halt();
+    box->parked = 0;
+}
+
+static __attribute__((noreturn)) void idle(struct ap_box *box)
 {
     for (;;) {
         while (!box->mb.cmd)
-            __asm__ volatile("pause" ::: "memory");
+            park(box);
         mailbox_call(&box->mb); /* a fault parks it in ap_fault.c, the box marked faulted */
         mailbox_end(&box->mb);
     }

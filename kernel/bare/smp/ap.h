@@ -16,7 +16,17 @@ struct ap_box {
     volatile uint32_t fault_vector, fault_eip, fault_error;
     volatile uint32_t mode;           /* 64: it entered long mode like the boot processor; 32 */
     const char *volatile why_32;      /* mode 32 while the boot processor is in long mode: why */
+    volatile uint32_t parked;         /* 1: idle, halted or about to halt: a post wakes it with an NMI */
 } __attribute__((aligned(128)));
+
+/* A full barrier (a locked instruction, SDM Vol. 3A §8.2.2: loads are not
+ * reordered with locked instructions; MFENCE needs SSE2): one side's store
+ * (a command, or `parked`) is seen before its load of the other's. */
+static inline void ap_full_barrier(void)
+{
+    uint32_t slot = 0, r = 0;
+    __asm__ volatile("xchgl %0, %1" : "+r"(r), "+m"(slot) : : "memory");
+}
 
 extern struct ap_box ap_boxes[SMP_MAX_CPUS];   /* in ap_tables.c, with the rest of each AP's memory */
 

@@ -1,12 +1,21 @@
 /* The boot processor's side of a mailbox (platform/mailbox.h): post a
  * function to a waiting processor, wait for it with a PIT-measured bound. */
 #include "ap.h"
+#include "lapic.h"
 #include "smp_bare.h"
 #include "smp_wait.h"
 
+/* A parked processor (halted: ap_park.S) is woken with an NMI once the
+ * command is stored; the barrier orders that store before the read of
+ * `parked` (ap.c's park orders the other side). */
 bool bare_smp_call(unsigned slot, uintptr_t (*fn)(uintptr_t arg), uintptr_t arg)
 {
-    return slot < SMP_MAX_CPUS && mailbox_post(&ap_boxes[slot].mb, fn, arg);
+    if (slot >= SMP_MAX_CPUS || !mailbox_post(&ap_boxes[slot].mb, fn, arg))
+        return false;
+    ap_full_barrier();
+    if (ap_boxes[slot].parked)
+        (void)lapic_send(bare_smp_lapic(), ap_boxes[slot].apic_id, ICR_NMI);
+    return true;
 }
 
 static bool finished(void *p)

@@ -48,9 +48,12 @@ void ap_tables_prepare(const struct ap_handlers *h)
 {
     df_task_eip = h->df_task_eip;
     for (unsigned v = 0; v < 32; v++) /* #DF: a task gate to the AP's own double-fault task */
-        idt_gate32(&idt32[v], v == 8 ? 0 : h->stubs32[v], v == 8 ? SEL_TSS_DF : SEL_CODE,
+        idt_gate32(&idt32[v], v == 8 ? 0 : v == 2 ? h->nmi32 : h->stubs32[v], v == 8 ? SEL_TSS_DF : SEL_CODE,
                    v == 8 ? GATE32_TASK : GATE32_INTERRUPT);
-    long_gates_fill(idt64, h->stubs64, 32);
+    uint32_t stubs64[32];
+    kmemcpy(stubs64, h->stubs64, sizeof stubs64);
+    stubs64[2] = h->nmi64;
+    long_gates_fill(idt64, stubs64, 32);
 }
 
 uint32_t ap_stack_top(unsigned slot)

@@ -11,11 +11,13 @@
 
 /* The addresses of the entry points (ap.c passes them, so this file depends
  * on no handler): the 32-bit stubs (ap_entry.S), the 64-bit ones
- * (ap_isr64.S), the 32-bit double-fault task's first instruction. */
+ * (ap_isr64.S), the 32-bit double-fault task's first instruction, and the
+ * NMI handlers that wake a parked AP (ap_park.S). */
 struct ap_handlers {
     const uint32_t *stubs32;
     const uint32_t *stubs64;
     uint32_t df_task_eip;
+    uint32_t nmi32, nmi64;          /* vector 2: the wake-up of a parked AP (ap_park.S) */
 };
 
 /* On the boot processor before the first start-up: both IDTs. */

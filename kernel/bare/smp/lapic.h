@@ -1,5 +1,6 @@
-/* The boot processor's local APIC, only to send the start-up IPIs (SDM
- * Vol. 3A §10.6: the ICR; §10.12: x2APIC). No interrupt is ever enabled. */
+/* The boot processor's local APIC, only to send IPIs (SDM Vol. 3A §10.6:
+ * the ICR; §10.12: x2APIC): the start-up IPIs, and the NMI that wakes a
+ * parked processor. No interrupt is ever enabled. */
 #ifndef CK_BARE_LAPIC_H
 #define CK_BARE_LAPIC_H
 #include <stdbool.h>
@@ -17,6 +18,7 @@ uint32_t lapic_id(const struct lapic *l);
  * delivery status stayed busy. */
 bool lapic_send(const struct lapic *l, uint32_t dest, uint32_t icr_low);
 
+#define ICR_NMI         0x00000400u /* delivery mode NMI (§10.6.1): the vector is ignored */
 #define ICR_INIT        0x00000500u /* delivery mode INIT (§10.6.1) */
 #define ICR_STARTUP     0x00000600u /* delivery mode start-up; vector = page number */
 #define ICR_LEVEL_ASSERT 0x00004000u

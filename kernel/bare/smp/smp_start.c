@@ -87,9 +87,15 @@ static void start_one(const struct lapic *l, uint32_t page, unsigned slot, uint3
     c->why_32 = box->why_32;
 }
 
+static struct lapic l;
+
+const struct lapic *bare_smp_lapic(void)
+{
+    return &l;
+}
+
 void bare_smp_start(const struct smp_request *req, struct smp_info *out)
 {
-    static struct lapic l;
     static char method[48];
     out->why_not = lapic_open(&l);
     if (out->why_not)
