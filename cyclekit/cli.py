@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-from cyclekit.verbs import VERBS
+from cyclekit import verbs as verb_modules
 
 # The Debian packages (scripts/deps installs them) that hold the modules the
 # verbs import beyond Python's own.
@@ -56,12 +56,20 @@ def unrecognized(parser, extra):
                  + (f"; {hint}" if hint else ""))
 
 
-def parser():
+def parser(argv=None):
+    """The whole command line's parser; given the words to parse (argv), only
+    the verb they name is imported and given its arguments (the others are
+    names, for the choices and the nearest-name hint); without, every verb."""
     top = OneLineParser(prog="cyclekit",
                         description="Build, boot and measure with the cyclekit kernel; read its logs.")
     verbs = top.add_subparsers(dest="verb", metavar="VERB")
-    for module in sorted(VERBS, key=lambda m: m.VERB):
-        sub = verbs.add_parser(module.VERB, help=module.HELP, description=module.HELP)
+    chosen = argv[0] if argv and argv[0] in verb_modules.NAMES else None
+    for name in sorted(verb_modules.NAMES):
+        if chosen not in (None, name):
+            verbs.add_parser(name)
+            continue
+        module = verb_modules.load(name)
+        sub = verbs.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub)
         sub.set_defaults(module=module)
     return top
@@ -77,7 +85,8 @@ def missing_module(verb, error):
 
 
 def main(argv=None):
-    top = parser()
+    argv = sys.argv[1:] if argv is None else argv
+    top = parser(argv)
     args, extra = top.parse_known_args(argv)
     if extra:
         unrecognized(innermost(top, args), extra)
