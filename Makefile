@@ -57,7 +57,13 @@ HOST_LIB      := $(BUILD)/host/libck.a
 # the host library: the unit tests catch no faults and run no generated code.
 HOST_ONLY_32  := kernel/harness/reference.c kernel/platform/guard.c %.S
 # (tests/unit/support/host32.c stands in for them.)
-HOST_LIB_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC))
+# The portable objects are the 64-bit hosted runner's own (its compiler and
+# flags: the code the runner ships, at -O2), but kernel/smp/, whose waits the
+# unit tests bound and relax themselves (tests/unit/support/smp_spin.h, forced
+# in with HCFLAGS); the executables are linked -no-pie, as those objects are.
+HOST_SMP_SRCS := $(filter kernel/smp/%,$(PORTABLE_SRCS))
+HOST_LIB_OBJS := $(foreach s,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC),\
+                   $(if $(filter $(HOST_SMP_SRCS),$(s)),$(BUILD)/host/$(s).o,$(BUILD)/h64/$(s).o))
 
 DEPS_OK := $(BUILD)/.deps-ok
 # The rest of scripts/deps (libFuzzer, the host tools' libraries, chromium):
@@ -217,7 +223,7 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/host/test_%: $(BUILD)/host/tests/unit/test_%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
-	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
+	$(HOSTCC) -no-pie -o $@ $< $(UNIT_SUPPORT) $(HOST_LIB) -lcmocka
 # Unit tests in subfolders of tests/unit/ (one room each: clock/, firmware/,
 # load/, report/; tests/unit/ itself holds at most 20 sources, check-layout).
 UNIT_SUB_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
@@ -225,7 +231,7 @@ UNIT_SUB      := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(UNIT_SUB_SRCS))
 UNIT_TESTS    += $(UNIT_SUB)
 $(UNIT_SUB): $(BUILD)/host/%: $(BUILD)/host/tests/unit/%.c.o $(UNIT_SUPPORT) $(HOST_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka $(LDLIBS_UNIT)
+	$(HOSTCC) -no-pie -o $@ $(filter %.o,$^) $(HOST_LIB) -lcmocka $(LDLIBS_UNIT)
 # The guard built as the hosted runners build it (one innermost guard per
 # thread) with the 64-bit jump, against two real threads; its own rule: it
 # links the real guard, not the unit tests' stand-in (support/host32.c).
@@ -247,7 +253,7 @@ $(BUILD)/host/efi/test_efi_map: $(BUILD)/host/kernel/bare/efi/efi_map.c.o
 $(BUILD)/host/apic/test_lapic: $(BUILD)/host/kernel/bare/smp/lapic.c.o
 # The microarchitecture files register themselves (ck_uarchs) and nothing
 # calls them by name, so the archive would leave them out: linked explicitly.
-UARCH_HOST_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(sort $(wildcard kernel/uarch/*.c)))
+UARCH_HOST_OBJS := $(patsubst %,$(BUILD)/h64/%.o,$(sort $(wildcard kernel/uarch/*.c)))
 $(BUILD)/host/uarch/test_uarch $(BUILD)/host/load/test_module $(BUILD)/host/formats/test_expect_source: $(UARCH_HOST_OBJS)
 
 unit-tests: $(UNIT_TESTS)
@@ -417,7 +423,7 @@ hosted-tests: hosted
 # --- options and fuzzing (tests/fuzz/) ---
 # The option test links the whole host library, so every portable option registers.
 $(BUILD)/host/test_options: $(BUILD)/host/tests/unit/test_options.c.o $(UNIT_SUPPORT) $(HOST_LIB)
-	$(HOSTCC) -o $@ $< $(UNIT_SUPPORT) -Wl,--whole-archive $(HOST_LIB) -Wl,--no-whole-archive -lcmocka
+	$(HOSTCC) -no-pie -o $@ $< $(UNIT_SUPPORT) -Wl,--whole-archive $(HOST_LIB) -Wl,--no-whole-archive -lcmocka
 
 # The ACPI parser is bare-platform code that reads memory only through a
 # callback, so its unit test and fuzz target run it on the host too.
