@@ -38,8 +38,11 @@ unsigned count_events(struct pmu_driver *d, const struct pmu_eventsel *sel, unsi
             err[event_of[k]] = pmu_program(d, counter_of[k], &sel[event_of[k]]);
         }
         const uint32_t copies[3] = { 0, unroll, 2 * unroll };
-        for (int v = 0; v < 3; v++) /* warm-up, once per variant */
+        for (int v = 0; v < 3; v++) { /* warm-up, once per variant */
+            if (prepare)
+                prepare(ctx, copies[v]);
             run(ctx, copies[v]);
+        }
         for (uint32_t s = 0; s < samples; s++) {
             for (int v = 1; v < 3; v++) {
                 uint64_t before[PMU_MAX_GP] = { 0 }, after[PMU_MAX_GP] = { 0 };
@@ -78,32 +81,27 @@ struct bench_run {
     const struct bench *b;
     const struct bench_ctx *ctx;
     uint32_t loops;
-    const uint8_t *entry; /* where the readied run starts (NULL: none readied) */
-    bool readied;
+    const uint8_t *entry; /* where the readied run starts (NULL: b cannot run here) */
 };
 
 static void ready_bench(void *arg, uint32_t copies)
 {
     struct bench_run *r = arg;
     r->entry = measure_place_copies(r->b, r->ctx, r->loops, copies);
-    r->readied = true;
 }
 
 static void run_bench(void *arg, uint32_t copies)
 {
     struct bench_run *r = arg;
-    if (r->readied)
-        measure_run_placed(r->b, r->entry);
-    else
-        measure_run_copies(r->b, r->ctx, r->loops, copies);
-    r->readied = false;
+    (void)copies; /* ready_bench placed them */
+    measure_run_placed(r->b, r->entry);
 }
 
 unsigned count_bench(struct pmu_driver *d, const struct plan *pl, const struct bench *b,
                      const struct bench_ctx *bctx, const struct pmu_eventsel *sel, unsigned n,
                      int64_t *per_body_x100, int *err)
 {
-    struct bench_run r = { b, bctx, pl->loops, NULL, false };
+    struct bench_run r = { b, bctx, pl->loops, NULL };
     return count_events(d, sel, n, ready_bench, run_bench, &r, pl->unroll, pl->loops, pl->event_samples,
                         per_body_x100, err);
 }

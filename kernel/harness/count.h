@@ -11,8 +11,8 @@
 #include "pmu/pmu.h"
 
 /* Runs the body once with `copies` copies (the loop count already set);
- * prepare, when given, readies that run before the counters are read (what
- * it does is not counted), and the run that follows is the one it readied. */
+ * prepare, when given, readies each run just before it, before the counters
+ * are read (what it does is not counted). */
 typedef void (*count_run_fn)(void *ctx, uint32_t copies);
 
 /* Events per body, x100, for sel[0..n): in passes of as many events as the

@@ -355,12 +355,6 @@ void measure_run_placed(const struct bench *b, const uint8_t *entry)
         run_at(b, entry);
 }
 
-void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
-                        uint32_t copies)
-{
-    measure_run_placed(b, measure_place_copies(b, ctx, loops, copies));
-}
-
 /* A sample must span STATS_MIN_STEPS steps of its time base (stats_checks.h):
  * unless L was chosen (by the benchmark or loops=), grow it until the
  * shortest of three t(U) spans a quarter more, on any time base. The PIT

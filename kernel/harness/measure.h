@@ -130,9 +130,6 @@ bool measure_ref_cycles_x100(const struct measurement *m, int64_t *cycles_x100);
 const uint8_t *measure_place_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
                                     uint32_t copies);
 void measure_run_placed(const struct bench *b, const uint8_t *entry);
-/* Both steps at once. */
-void measure_run_copies(const struct bench *b, const struct bench_ctx *ctx, uint32_t loops,
-                        uint32_t copies);
 
 /* The 4 KiB page right below the benchmark stack, which the harness never
  * touches (a platform with paging may unmap it: a runaway push then faults). */
