@@ -24,8 +24,8 @@ struct ap_box {
  * (a command, or `parked`) is seen before its load of the other's. */
 static inline void ap_full_barrier(void)
 {
-    uint32_t slot = 0, r = 0;
-    __asm__ volatile("xchgl %0, %1" : "+r"(r), "+m"(slot) : : "memory");
+    uint32_t word = 0, r = 0; /* a word of its own: only the lock matters */
+    __asm__ volatile("xchgl %0, %1" : "+r"(r), "+m"(word) : : "memory");
 }
 
 extern struct ap_box ap_boxes[SMP_MAX_CPUS];   /* in ap_tables.c, with the rest of each AP's memory */

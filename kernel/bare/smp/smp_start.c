@@ -87,21 +87,21 @@ static void start_one(const struct lapic *l, uint32_t page, unsigned slot, uint3
     c->why_32 = box->why_32;
 }
 
-static struct lapic l;
+static struct lapic bsp_lapic;
 
 const struct lapic *bare_smp_lapic(void)
 {
-    return &l;
+    return &bsp_lapic;
 }
 
 void bare_smp_start(const struct smp_request *req, struct smp_info *out)
 {
     static char method[48];
-    out->why_not = lapic_open(&l);
+    out->why_not = lapic_open(&bsp_lapic);
     if (out->why_not)
         return;
-    out->bsp_apic_id = lapic_id(&l);
-    kstrlcpy(method, l.x2apic ? "x2APIC (MSR 0x830)" : "xAPIC MMIO", sizeof method);
+    out->bsp_apic_id = lapic_id(&bsp_lapic);
+    kstrlcpy(method, bsp_lapic.x2apic ? "x2APIC (MSR 0x830)" : "xAPIC MMIO", sizeof method);
     out->method = method;
     out->trampoline = free_low_page();
     if (!out->trampoline) {
@@ -116,7 +116,7 @@ void bare_smp_start(const struct smp_request *req, struct smp_info *out)
         c->apic_id = req->apic_ids[i];
         c->state = SMP_BSP;
         if (c->apic_id != out->bsp_apic_id)
-            start_one(&l, out->trampoline, out->n, req->answer_ms, c);
+            start_one(&bsp_lapic, out->trampoline, out->n, req->answer_ms, c);
         out->n++;
     }
 }
