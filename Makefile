@@ -61,9 +61,12 @@ HOST_ONLY_32  := kernel/harness/reference.c kernel/platform/guard.c %.S
 # flags: the code the runner ships, at -O2), but kernel/smp/, whose waits the
 # unit tests bound and relax themselves (tests/unit/support/smp_spin.h, forced
 # in with HCFLAGS); the executables are linked -no-pie, as those objects are.
-HOST_SMP_SRCS := $(filter kernel/smp/%,$(PORTABLE_SRCS))
-HOST_LIB_OBJS := $(foreach s,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC),\
-                   $(if $(filter $(HOST_SMP_SRCS),$(s)),$(BUILD)/host/$(s).o,$(BUILD)/h64/$(s).o))
+# own_or_shared SOURCES,OWN,OWN_DIR,SHARED_DIR: an object per source, in OWN_DIR
+# for the sources in OWN (its build's flags change their code), else in SHARED_DIR
+# (another build's, the same bytes).
+own_or_shared = $(foreach s,$(1),$(if $(filter $(2),$(s)),$(3)/$(s).o,$(4)/$(s).o))
+HOST_LIB_OBJS := $(call own_or_shared,$(filter-out $(HOST_ONLY_32),$(PORTABLE_SRCS)) $(VERSION_SRC),\
+                   $(filter kernel/smp/%,$(PORTABLE_SRCS)),$(BUILD)/host,$(BUILD)/h64)
 
 DEPS_OK := $(BUILD)/.deps-ok
 # The rest of scripts/deps (libFuzzer, the host tools' libraries, chromium):
@@ -343,9 +346,8 @@ HOSTED_CFLAGS := -std=gnu11 -O2 -m32 -march=i586 -fno-pie -fno-omit-frame-pointe
 # hosted runner's flags change the code: the spin bound of the waits between
 # processors (kernel/smp/, THREAD_SPIN_LIMIT) and one guard per thread
 # (guard.c). Compiling them twice cost about 25 CPU-s of every fresh build.
-HOSTED_OWN_SRCS := kernel/platform/guard.c $(filter kernel/smp/%,$(PORTABLE_SRCS))
-HOSTED_KOBJS  := $(foreach s,$(PORTABLE_SRCS) $(BENCH_SRCS) $(VERSION_SRC),\
-                   $(if $(filter $(HOSTED_OWN_SRCS),$(s)),$(BUILD)/h/$(s).o,$(BUILD)/k/$(s).o))
+HOSTED_KOBJS  := $(call own_or_shared,$(PORTABLE_SRCS) $(BENCH_SRCS) $(VERSION_SRC),\
+                   kernel/platform/guard.c $(filter kernel/smp/%,$(PORTABLE_SRCS)),$(BUILD)/h,$(BUILD)/k)
 HOSTED_OBJS   := $(patsubst %,$(BUILD)/h/%.o,$(sort $(wildcard kernel/hosted/*.c)))
 .PHONY: hosted hosted-tests
 hosted: $(HOSTED_BIN) $(BUILD)/cyclekit-hosted64
