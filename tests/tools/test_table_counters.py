@@ -178,14 +178,20 @@ def test_the_row_gives_the_counted_class_beside_the_models():
     assert counters.vpipe_fields(form, records, counters.plan(ARCH_COUNTING))["pairing_counted"] is None
 
 
-def test_rows_of_and_the_files_carry_the_columns_and_the_reason_once(tmp_path):
+def p5_rows():
+    """(info, rows) of a P5 table of two forms that counted: ADD32rr exact and pairing
+    in both pipes, IMUL32rr's chain counted 3 (2 more than its body) and pairing in none."""
     add, imul = form_of(ADD, "ADD32rr"), form_of(IMUL, "IMUL32rr")
     records = {("pmu", "record"): P5_COUNTING}
     records.update(records_of("ADD32rr", exact_counts(add), {"ref": 0, "U": 1, "V": 1}))
     off = exact_counts(imul)
     off["lat"] = 3
     records.update(records_of("IMUL32rr", off, {"ref": 0, "U": 0, "V": 0}))
-    info, rows_ = i386.rows_of([add, imul], records, "pentium2", lambda s: None, {})
+    return i386.rows_of([add, imul], records, "pentium2", lambda s: None, {})
+
+
+def test_rows_of_and_the_files_carry_the_columns_and_the_reason_once(tmp_path):
+    info, rows_ = p5_rows()
     by = {r["opcode"]: r for r in rows_}
     assert by["ADD32rr"]["counted"] == "exact" and by["ADD32rr"]["pairing_counted"] == "UV"
     assert by["IMUL32rr"]["counted"] == "differs: chain 3 counted, 1 in the body (+2)"
@@ -210,13 +216,7 @@ def test_db_import_and_the_report_keep_the_counters_and_the_pairing(tmp_path):
     prints the verdict and the class, and the report's table section says what was counted."""
     from sqlalchemy import create_engine, select
     from cyclekit.results import table_rows, table_section
-    add, imul = form_of(ADD, "ADD32rr"), form_of(IMUL, "IMUL32rr")
-    records = {("pmu", "record"): P5_COUNTING}
-    records.update(records_of("ADD32rr", exact_counts(add), {"ref": 0, "U": 1, "V": 1}))
-    off = exact_counts(imul)
-    off["lat"] = 3
-    records.update(records_of("IMUL32rr", off, {"ref": 0, "U": 0, "V": 0}))
-    info, rows_ = i386.rows_of([add, imul], records, "pentium2", lambda s: None, {})
+    info, rows_ = p5_rows()
     out = tmp_path / "t"
     i386.write_all(str(out), info, rows_)
     db = tmp_path / "r.db"

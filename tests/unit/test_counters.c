@@ -48,15 +48,24 @@ static void parse_all(struct pmu_driver *d, const char *const *names, unsigned n
         assert_int_equal(pmu_event_parse(d, names[i], &sel[i]), 0);
 }
 
+/* Arch-perfmon v4 with four general and three fixed counters, its MSRs in
+ * `mode` (SIM_LIVE, or dead from the start), bound and saved. */
+static void saved_arch(struct pmu_driver *d, struct msr_sim *s, struct cpu_info *c, enum sim_mode mode)
+{
+    *c = cpu_of(6, 0x8F, 4, 4);
+    sim_init_arch(s, 4, 4, 48, 3, 48);
+    s->mode = mode;
+    pmu_bind(d, PMU_ARCH, c, sim_ops(s));
+    assert_int_equal(pmu_save(d), 0);
+}
+
 static void arch_events_per_body(void **state)
 {
     (void)state;
     struct msr_sim s;
     struct pmu_driver d;
-    struct cpu_info c = cpu_of(6, 0x8F, 4, 4);
-    sim_init_arch(&s, 4, 4, 48, 3, 48);
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
-    assert_int_equal(pmu_save(&d), 0);
+    struct cpu_info c;
+    saved_arch(&d, &s, &c, SIM_LIVE);
     const char *names[] = { "INST_RETIRED.ANY_P", "CPU_CLK_UNHALTED.THREAD_P", "BR_INST_RETIRED.ALL_BRANCHES" };
     struct pmu_eventsel sel[3];
     parse_all(&d, names, 3, sel);
@@ -92,10 +101,8 @@ static void prepare_is_not_counted(void **state)
     (void)state;
     struct msr_sim s;
     struct pmu_driver d;
-    struct cpu_info c = cpu_of(6, 0x8F, 4, 4);
-    sim_init_arch(&s, 4, 4, 48, 3, 48);
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
-    assert_int_equal(pmu_save(&d), 0);
+    struct cpu_info c;
+    saved_arch(&d, &s, &c, SIM_LIVE);
     const char *names[] = { "INST_RETIRED.ANY_P" };
     struct pmu_eventsel sel[1];
     parse_all(&d, names, 1, sel);
@@ -168,11 +175,8 @@ static void dead_counters_report_zero_not_garbage(void **state)
     (void)state;
     struct msr_sim s;
     struct pmu_driver d;
-    struct cpu_info c = cpu_of(6, 0x8F, 4, 4);
-    sim_init_arch(&s, 4, 4, 48, 3, 48);
-    s.mode = SIM_DEAD;
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
-    assert_int_equal(pmu_save(&d), 0);
+    struct cpu_info c;
+    saved_arch(&d, &s, &c, SIM_DEAD);
     struct pmu_eventsel sel[1];
     const char *names[] = { "INST_RETIRED.ANY_P" };
     parse_all(&d, names, 1, sel);
@@ -187,10 +191,8 @@ static void faulting_counters_give_an_error_per_event(void **state)
     (void)state;
     struct msr_sim s;
     struct pmu_driver d;
-    struct cpu_info c = cpu_of(6, 0x8F, 4, 4);
-    sim_init_arch(&s, 4, 4, 48, 3, 48);
-    pmu_bind(&d, PMU_ARCH, &c, sim_ops(&s));
-    assert_int_equal(pmu_save(&d), 0);
+    struct cpu_info c;
+    saved_arch(&d, &s, &c, SIM_LIVE);
     s.mode = SIM_GP; /* the counters vanish after saving (a hypervisor taking them away) */
     struct pmu_eventsel sel[1];
     const char *names[] = { "INST_RETIRED.ANY_P" };
