@@ -151,39 +151,6 @@ class Runner:
             self.session = None
 
 
-class _WholeReads:
-    """A socket:// port that reads what has arrived at once. pyserial's socket port says
-    in_waiting = 1 whenever anything is there, so wire.Session reads the answers a byte per
-    call: 150,000 calls for 120 bodies, the host's CPU taken from QEMU on a 2-core machine
-    (measured: 3 forms/s before, docs/table.md). Reads, writes and close go to the port's
-    own socket and methods."""
-
-    def __init__(self, port):
-        self._port = port
-        self._socket = port._socket
-
-    @property
-    def in_waiting(self):
-        return 65536
-
-    def read(self, size):
-        if not select.select([self._socket], [], [], 0.05)[0]:
-            return b""
-        data = self._socket.recv(size)
-        if not data:
-            raise OSError("the serial socket was closed")
-        return data
-
-    def write(self, data):
-        return self._port.write(data)
-
-    def flush(self):
-        self._port.flush()
-
-    def close(self):
-        self._port.close()
-
-
 class WireSession:
     """The same requests to the bare-metal kernel in its `serve` session, over a serial
     line (cyclekit/wire.py: a cable, or QEMU's serial socket)."""
@@ -193,8 +160,6 @@ class WireSession:
         self._wire = wire
         try:
             self.session = wire.Session(url, timeout=timeout, ready_timeout=ready_timeout)
-            if url.startswith("socket://") and getattr(self.session.port, "_socket", None):
-                self.session.port = _WholeReads(self.session.port)
             # A machine already waiting printed its cpu record long ago: ask again.
             self.boot = self.session.boot_records or self.session.identify()
         except (wire.WireError, wire.WireTimeout, OSError) as e:
