@@ -37,13 +37,12 @@ from cyclekit import logfile as cyclekit_log  # noqa: E402
 from cyclekit.verbs import logs as cyclekit_logs  # noqa: E402
 from screen_reader import Monitor, font_glyphs, framebuffer_text, vga_text  # noqa: E402
 
-OVMF_CODE = "/usr/share/OVMF/OVMF_CODE.fd"
-OVMF_VARS = "/usr/share/OVMF/OVMF_VARS.fd"
+OVMF = "/usr/share/ovmf/OVMF.fd"     # -bios, as scripts/run-qemu boots it (it says why)
 CMDLINE = "bench=calib/alu3 samples=5"
 TIMEOUT = 300           # a hang bound on a loaded machine (an idle boot takes ~10 s)
 FSCK = shutil.which("fsck.fat") or "/usr/sbin/fsck.fat"
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(OVMF_CODE) and shutil.which("mdir")
+pytestmark = pytest.mark.skipif(not (os.path.exists(OVMF) and shutil.which("mdir")
                                      and os.path.exists(FSCK)),
                                 reason="needs OVMF, mtools and dosfstools (scripts/deps)")
 
@@ -63,15 +62,12 @@ def read_log(image, name, tmp):
 
 
 def qemu(image, tmp, serial="none", uefi=True, monitor=None, cmdline=CMDLINE, readonly=False):
-    vars_copy = os.path.join(tmp, "vars.fd")
-    shutil.copy(OVMF_VARS, vars_copy)
     cmd = ["qemu-system-x86_64", "-machine", "pc", "-m", "256", "-cpu", "max", "-display", "none",
            "-no-reboot", "-serial", serial, "-monitor", f"unix:{monitor},server,nowait" if monitor else "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-nic", "none",
            "-fw_cfg", f"name=opt/cyclekit/cmdline,string={cmdline}"]
     if uefi:
-        cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
-                "-drive", f"if=pflash,format=raw,file={vars_copy}",
+        cmd += ["-bios", OVMF,
                 "-drive", f"if=none,id=stick,format=raw,file={image}" + (",readonly=on" if readonly else ""),
                 "-device", "qemu-xhci", "-device", "usb-storage,drive=stick"]
     else:
