@@ -82,8 +82,13 @@ static void migrate(unsigned times)
     }
 }
 
+/* task-clock's window is wider below: beside busy threads that switch often
+ * (stress-ng --cpu 4 --switch 2, 50 runs) it counted as little as 1.86 ms for
+ * 2 ms of the thread's CPU time, and twice minus once came to 1.95..2.12 ms;
+ * with SPIN_NS/16 below (1.875 ms) a fresh-check beside stress-ng once failed
+ * the proof (the test now prints the numbers). */
 static const struct soft_proof proofs[] = {
-    { PMU_PROOF_SW_TASK_CLOCK, PMU_LINUX_SW_TASK_CLOCK, spin, SPIN_NS - SPIN_NS / 16, SPIN_NS + SPIN_NS / 4 },
+    { PMU_PROOF_SW_TASK_CLOCK, PMU_LINUX_SW_TASK_CLOCK, spin, SPIN_NS - SPIN_NS / 8, SPIN_NS + SPIN_NS / 4 },
     { PMU_PROOF_SW_CONTEXT_SWITCHES, PMU_LINUX_SW_CONTEXT_SWITCHES, sleep_briefly, 1, 3 },
     { PMU_PROOF_SW_PAGE_FAULTS, PMU_LINUX_SW_PAGE_FAULTS, touch_pages, TOUCHED_PAGES,
       TOUCHED_PAGES + TOUCHED_PAGES / 16 },
