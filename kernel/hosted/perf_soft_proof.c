@@ -1,8 +1,16 @@
 /* Proof before trust for Linux's software events: each is counted around
  * something that provokes it a known number of times, once and twice over
  * (the same difference pmu_prove() takes for the hardware events, so the
- * reads cancel), the least of PMU_PROVE_ROUNDS runs each. An event is
- * offered to events= only when its proof passed. */
+ * reads cancel), and the difference of the middle one of SOFT_ROUNDS rounds
+ * is judged. An event is offered to events= only when its proof passed.
+ *
+ * The middle round, not the least count of each length as for the hardware
+ * events: a busy machine disturbs these counts both ways. task-clock, beside
+ * stress-ng and a CI's compilers and QEMUs, once counted 1.2 ms for a spin of
+ * 2 ms of the thread's CPU time, and the least "once" with a fair "twice" made
+ * a difference of 2.74 ms (a fresh-check's hosted lane); a preemption adds a
+ * context switch or a page of the kernel's. One round in three may be off
+ * either way and the proof still holds. */
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +24,7 @@
 #define TOUCHED_PAGES 64u       /* fresh pages a run writes once over */
 #define SPIN_NS 2000000ull      /* CPU time a run spins once over */
 #define SLEEP_NS 200000L        /* a sleep: the thread leaves the CPU */
+#define SOFT_ROUNDS 5u          /* rounds of once and twice; the middle difference is judged */
 
 struct soft_proof {
     int slot;
@@ -82,11 +91,9 @@ static void migrate(unsigned times)
     }
 }
 
-/* task-clock's window is wider below: beside busy threads that switch often
- * (stress-ng --cpu 4 --switch 2, 50 runs) it counted as little as 1.86 ms for
- * 2 ms of the thread's CPU time, and twice minus once came to 1.95..2.12 ms;
- * with SPIN_NS/16 below (1.875 ms) a fresh-check beside stress-ng once failed
- * the proof (the test now prints the numbers). */
+/* task-clock's window reaches SPIN_NS/8 below: beside busy threads that
+ * switch often (stress-ng --cpu 4 --switch 2, 50 runs) it counted as little
+ * as 1.86 ms for 2 ms of the thread's CPU time. */
 static const struct soft_proof proofs[] = {
     { PMU_PROOF_SW_TASK_CLOCK, PMU_LINUX_SW_TASK_CLOCK, spin, SPIN_NS - SPIN_NS / 8, SPIN_NS + SPIN_NS / 4 },
     { PMU_PROOF_SW_CONTEXT_SWITCHES, PMU_LINUX_SW_CONTEXT_SWITCHES, sleep_briefly, 1, 3 },
@@ -129,22 +136,39 @@ static bool find_other_cpu(void)
     return false;
 }
 
-/* The least count of each length; false when a read failed. */
-static bool count_least(int fd, const struct soft_proof *s, struct pmu_probe *p)
+struct soft_round {
+    uint64_t before, after, once, twice, delta;
+};
+
+/* The round whose difference is the middle one of SOFT_ROUNDS (its reads,
+ * once, twice and difference go to the evidence); false when a read failed. */
+static bool count_middle(int fd, const struct soft_proof *s, struct pmu_probe *p)
 {
-    for (unsigned r = 0; r < PMU_PROVE_ROUNDS; r++) {
+    struct soft_round rounds[SOFT_ROUNDS];
+    for (unsigned r = 0; r < SOFT_ROUNDS; r++) {
+        struct soft_round *c = &rounds[r];
         for (unsigned times = 1; times <= 2; times++) {
-            if (!perf_read_fd(fd, &p->before))
+            if (!perf_read_fd(fd, &c->before))
                 return false;
             s->run(times);
-            if (!perf_read_fd(fd, &p->after))
+            if (!perf_read_fd(fd, &c->after))
                 return false;
-            uint64_t n = p->after - p->before, *least = times == 1 ? &p->once : &p->twice;
-            if (r == 0 || n < *least)
-                *least = n;
+            *(times == 1 ? &c->once : &c->twice) = c->after - c->before;
+        }
+        c->delta = c->twice > c->once ? c->twice - c->once : 0;
+        /* insertion by difference: rounds[0..r] stay sorted */
+        for (unsigned k = r; k > 0 && rounds[k - 1].delta > rounds[k].delta; k--) {
+            struct soft_round t = rounds[k];
+            rounds[k] = rounds[k - 1];
+            rounds[k - 1] = t;
         }
     }
-    p->delta = p->twice > p->once ? p->twice - p->once : 0;
+    const struct soft_round *m = &rounds[SOFT_ROUNDS / 2];
+    p->before = m->before;
+    p->after = m->after;
+    p->once = m->once;
+    p->twice = m->twice;
+    p->delta = m->delta;
     return true;
 }
 
@@ -170,7 +194,7 @@ static bool prove_one(struct pmu_driver *d, unsigned k, struct pmu_probe *p)
         return false;
     }
     bool user_only = perf_opened_ring3_only();
-    bool read = count_least(fd, s, p);
+    bool read = count_middle(fd, s, p);
     close(fd);
     p->ok = read && p->delta >= s->min && p->delta <= s->max;
     if (!read)
