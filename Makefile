@@ -445,9 +445,10 @@ $(BUILD)/host/smp/test_sibling_measure: LDLIBS_UNIT := -lpthread
 # build/fuzz/corpus/, crashes to build/fuzz/.
 # fuzz-check (part of make check): the committed corpus once, FUZZ_CHECK_SECONDS
 # of fuzzing each, and the properties with few examples.
+# -gline-tables-only: a crash's stack names file and line, all a sanitizer report shows.
 # clang-16 where scripts/deps installed it (beside the table's llvm-16), else clang.
 FUZZ_CC       ?= $(if $(wildcard /usr/bin/clang-16),clang-16,clang)
-FUZZ_CFLAGS   := -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes \
+FUZZ_CFLAGS   := -std=gnu11 -O1 -gline-tables-only -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes \
                  -fsanitize=address,undefined -fno-sanitize-recover=all -Ikernel -Ikernel/bare \
                  -Itests/unit -Itests/unit/support -DCK_HOST_TEST -MMD -MP
 FUZZ_TARGETS  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
