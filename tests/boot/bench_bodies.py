@@ -12,6 +12,7 @@ the names the kernel's `list` prints, in the same order, and the 64 copies
 must be byte-identical (the rule every body keeps). If struct bench changes,
 this fails loudly instead of counting the wrong bytes.
 """
+import bisect
 import re
 import shutil
 import struct
@@ -103,10 +104,12 @@ def _disassemble(codes, long64=False):
         m = re.match(r"^\s*([0-9a-f]+):\s+(\S.*)$", line)
         if m:
             found[int(m.group(1), 16)] = m.group(2).split()[0]
+    addresses = sorted(found)
     result = []
     for k, code in enumerate(codes):
         assert not code or starts[k] in found, f"body {k}: objdump's instructions run across its start"
-        result.append([found[a] for a in sorted(found) if starts[k] <= a < starts[k + 1]])
+        first, end = bisect.bisect_left(addresses, starts[k]), bisect.bisect_left(addresses, starts[k + 1])
+        result.append([found[a] for a in addresses[first:end]])
     return result
 
 
