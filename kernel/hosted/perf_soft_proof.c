@@ -9,7 +9,7 @@
  * stress-ng and a CI's compilers and QEMUs, once counted 1.2 ms for a spin of
  * 2 ms of the thread's CPU time, and the least "once" with a fair "twice" made
  * a difference of 2.74 ms (a fresh-check's hosted lane); a preemption adds a
- * context switch or a page of the kernel's. One round in three may be off
+ * context switch or a page of the kernel's. Two rounds in five may be off
  * either way and the proof still holds. */
 #include <sched.h>
 #include <stdio.h>
