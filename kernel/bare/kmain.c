@@ -29,6 +29,7 @@
 #include "run/run.h"
 #include "serve/serve.h"
 #include "bare/traps/watchdog.h"
+#include "bare/wait_input.h"
 #include "formats/formats.h"
 #include "bare/efi/efi_log.h"
 
@@ -108,6 +109,7 @@ static struct platform bare = {
     .boot_modules = bare_boot_modules,
     .code_memory = bare_code_memory,
     .read_byte = console_read_byte,
+    .wait_input = bare_wait_input,
     .input_name = "the serial port",
     .reboot = machine_reboot,
     .watchdog = bare_watchdog,

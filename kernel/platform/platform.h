@@ -183,6 +183,11 @@ struct platform {
     unsigned (*boot_modules)(const struct platform_module **list);
     void (*code_memory)(uint8_t **base, size_t *size);
     int (*read_byte)(void);
+    /* The session's idle wait, called when read_byte found nothing: returns
+     * once input may have come (at most about 0.1 s later) without keeping
+     * the CPU busy (bare metal: HLT on the APIC timer). NULL, or a platform
+     * that cannot, leaves read_byte's polling as the wait. */
+    void (*wait_input)(void);
     const char *input_name;       /* "serial 0x3f8", "stdin" */
     /* Restarts the machine (the session's reboot request); NULL: cannot. */
     void (*reboot)(void);

@@ -1,6 +1,7 @@
 /* Reading is polled (interrupts stay off): platform->read_byte waits about a
  * millisecond for a byte, so "n empty polls" is a time bound that needs no
- * clock, the same on a 486 without a TSC as under QEMU. */
+ * clock, the same on a 486 without a TSC as under QEMU. Only the wait for a
+ * request line, which has no bound, lets the platform idle (wait_input). */
 #include "serve_input.h"
 
 int serve_read_line(const struct platform *p, char *line, size_t size)
@@ -9,8 +10,11 @@ int serve_read_line(const struct platform *p, char *line, size_t size)
     int too_long = 0;
     for (;;) {
         int c = p->read_byte();
-        if (c == -1)
+        if (c == -1) {
+            if (p->wait_input) /* between requests: the host may think for long */
+                p->wait_input();
             continue;
+        }
         if (c < 0)
             return SERVE_LINE_CLOSED;
         if (c == '\n')

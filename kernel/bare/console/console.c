@@ -44,6 +44,11 @@ int console_read_byte(void)
     return serial_on ? serial_read_byte() : -2;
 }
 
+bool console_input_ready(void)
+{
+    return serial_on && serial_data_ready();
+}
+
 static bool screen_size(unsigned *cols, unsigned *rows)
 {
     if (!layout)

@@ -12,6 +12,8 @@ void console_init(void);
 void console_out(enum out_channel channel, const char *text, size_t len);
 /* The serial port's next byte (-1: none yet, -2: no serial port). */
 int console_read_byte(void);
+/* The session's input has a byte waiting (false: none yet, or no input). */
+bool console_input_ready(void);
 /* One readable line straight to the console, outside the log. */
 void console_last_words(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The log file's fate: the screen, and the serial port when serial_too. */

@@ -80,3 +80,8 @@ int serial_read_byte(void)
             return inb(port + RBR);
     return -1;
 }
+
+bool serial_data_ready(void)
+{
+    return present && (inb(port + LSR) & LSR_DATA);
+}

@@ -12,5 +12,7 @@ bool serial_present(void);
 uint16_t serial_base(void);
 /* The next received byte; -1: none yet (polled for a moment); -2: no UART. */
 int serial_read_byte(void);
+/* A received byte is waiting (one read of the line status register). */
+bool serial_data_ready(void);
 
 #endif

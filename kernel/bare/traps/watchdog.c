@@ -82,14 +82,19 @@ static const char *setup(void)
     return NULL;
 }
 
-const char *bare_watchdog(uint32_t ms)
+static const char *set_up_once(void)
 {
     static int tried;
     if (!tried) {
         tried = 1;
         why_not = setup();
     }
-    if (why_not)
+    return why_not;
+}
+
+const char *bare_watchdog(uint32_t ms)
+{
+    if (set_up_once())
         return why_not;
     __asm__ volatile("cli");
     armed_ms = 0;
@@ -115,4 +120,19 @@ uint32_t watchdog_fired(void)
     armed_ms = 0;
     timer_stop();
     return ms;
+}
+
+/* STI's one-instruction shadow (SDM Vol. 2B, STI) keeps the expiry from
+ * being taken before HLT starts, and one that already fired waits in the
+ * IRR and wakes HLT at once: no wake-up is lost. */
+bool apic_nap(uint32_t us)
+{
+    if (set_up_once() || armed_ms)
+        return false;
+    uint64_t count = (uint64_t)per_ms * us / 1000;
+    *reg(REG_LVT_TIMER) = VEC_WATCHDOG; /* unmasked, one-shot */
+    *reg(REG_INITIAL) = count == 0 ? 1 : count > 0xffffffffu ? 0xffffffffu : (uint32_t)count;
+    __asm__ volatile("sti; hlt; cli" ::: "memory");
+    timer_stop();
+    return true;
 }

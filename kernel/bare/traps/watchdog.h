@@ -3,6 +3,7 @@
  * unmasked, with IF set only while the body is measured. */
 #ifndef CK_BARE_WATCHDOG_H
 #define CK_BARE_WATCHDOG_H
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ms > 0: arm (first use calibrates the APIC timer against the TSC);
@@ -13,5 +14,13 @@ const char *bare_watchdog(uint32_t ms);
  * watchdog's (then it is disarmed and the body is to be abandoned), 0 for a
  * stale one. Sends the EOI either way. */
 uint32_t watchdog_fired(void);
+
+/* Halts the CPU (STI; HLT; CLI) until the APIC timer, one-shot, has counted
+ * about `us` microseconds: an idle wait that costs the machine nothing (an
+ * emulator's host thread sleeps) where a polling loop keeps a core busy.
+ * The expiry is handled as a stale watchdog one (no bound armed: EOI, on).
+ * False, having waited for nothing, where the watchdog has no timer (its
+ * reason: bare_watchdog) or while it is armed. */
+bool apic_nap(uint32_t us);
 
 #endif
