@@ -4,8 +4,6 @@ and the page rendered by a real browser (headless chromium)."""
 import contextlib
 import html.parser
 import io
-import shutil
-import subprocess
 
 import pytest
 
@@ -179,29 +177,13 @@ def test_missing_log_is_an_error(tmp_path):
     assert code == 2 and "cannot read" in err and "nonesuch.log" in err
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        if shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
-def test_page_in_headless_chromium(four, tmp_path):
+def test_page_in_headless_chromium(four, browser):
     """The page as a browser shows it: loads without a script or resource
     error, and decodes every figure; the screenshot is kept beside the page."""
-    browser = chromium()
-    if not browser:
-        pytest.skip("chromium is not installed (Debian package chromium; scripts/deps installs it)")
     out, page = four
-    url = "file://" + str(out / "index.html")
-    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-             f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000"]
     shot = out / "screenshot.png"
-    # One browser start does both: the DOM after the load event, and the screenshot.
-    p = subprocess.run(flags + ["--window-size=1280,2400", f"--screenshot={shot}", "--dump-dom", url],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr[-2000:]
-    body = p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    dom = browser.page("file://" + str(out / "index.html"), window=(1280, 2400), screenshot=shot)
+    body = dom[dom.index("<body"):].split(">", 1)[0]
     n = len(page.figures)
     assert f'data-figures="{n}"' in body and f'data-figures-decoded="{n}"' in body, body
     assert "data-errors" not in body, body

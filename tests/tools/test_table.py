@@ -6,7 +6,6 @@ import csv
 import re
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -348,28 +347,21 @@ def test_a_named_model_cpu_gives_every_row_its_model(tmp_path):
         {"ADD32rr": ("skylake", 1.0), "IMUL64rr": ("skylake", 3.0)}
 
 
-def _browser_dom(browser, url, tmp_path):
+def _browser_dom(browser, url):
     """(the DOM after the page's script ran, its <body ...> tag) from headless chromium."""
-    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
-                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr[-2000:]
-    return p.stdout, p.stdout[p.stdout.index("<body"):].split(">", 1)[0]
+    dom = browser.page(url)
+    return dom, dom[dom.index("<body"):].split(">", 1)[0]
 
 
-def test_page_sorts_and_filters_in_headless_chromium(tmp_path):
+def test_page_sorts_and_filters_in_headless_chromium(tmp_path, browser):
     """The page's own script, run by a browser: a view in the link (#filter=, #sort=) hides
     the rows that do not match and orders the rest, without a script error."""
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not browser:
-        pytest.skip("chromium is not installed (scripts/deps installs it)")
     from cyclekit.table import output
     made = [{"opcode": op, "isa": "gpr", "asm": text, "latency": lat, "throughput": 0.25}
             for op, text, lat in (("ADD32rr", "add eax,ebx", 1.0), ("IMUL64rr", "imul rax,rbx", 3.0),
                                   ("ADD64rr", "add rax,rbx", 1.0), ("SHL8rCL", "shl al,cl", 1.1))]
     output.write_all(str(tmp_path), {"forms": 4, "measured": 4, "skipped": {}}, made)
-    dom, body = _browser_dom(browser, "file://" + str(tmp_path / "index.html") + "#filter=add|imul&sort=-latency",
-                             tmp_path)
+    dom, body = _browser_dom(browser, "file://" + str(tmp_path / "index.html") + "#filter=add|imul&sort=-latency")
     assert 'data-rows="4"' in body and "data-errors" not in body, body
     order = [op for op in re.findall(r"<tr[^>]*>\s*<td[^>]*>(\w+)</td>", dom)]
     hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', dom)
@@ -494,7 +486,7 @@ def test_db_import_stores_a_table_once_and_refuses_a_broken_one(tmp_path):
     assert p.returncode == 1 and "not an instruction table: line 2" in p.stderr and "Traceback" not in p.stderr
 
 
-def test_report_shows_the_table_beside_the_model_in_headless_chromium(tmp_path):
+def test_report_shows_the_table_beside_the_model_in_headless_chromium(tmp_path, browser):
     from cyclekit.results import table_section
     made = _made_table(tmp_path / "t")
     assert table_section.comparison(made) == [
@@ -507,11 +499,7 @@ def test_report_shows_the_table_beside_the_model_in_headless_chromium(tmp_path):
     assert p.returncode == 0 and "1 instruction tables" in p.stderr, p.stderr
     page = (out / "index.html").read_text()
     assert "id='instruction-table'" in page and page.count('<tr class="off">') == 1
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not browser:
-        pytest.skip("chromium is not installed (scripts/deps installs it)")
-    dom, body = _browser_dom(browser, "file://" + str(out / "index.html") + "#filter=imul|add32&sort=-latency",
-                             tmp_path)
+    dom, body = _browser_dom(browser, "file://" + str(out / "index.html") + "#filter=imul|add32&sort=-latency")
     assert 'data-rows="4"' in body and "data-errors" not in body, body
     forms_part = dom[dom.index('id="forms"'):]
     hidden = re.findall(r'<tr[^>]*hidden[^>]*>\s*<td[^>]*>(\w+)</td>', forms_part)
