@@ -26,16 +26,22 @@ KVM_PROBE_TIMEOUT seconds). Where QEMU cannot start under KVM, crashes
 without a kernel status, or does not finish in time, every KVM test skips
 with what was measured (QEMU's first error line, or the time bound).
 """
+import contextlib
 import fcntl
 import fnmatch
 import hashlib
+import importlib.machinery
+import importlib.util
+import io
 import json
 import os
 import resource
 import shutil
 import subprocess
 import sys
+import threading
 import time
+import types
 
 import pytest
 
@@ -203,16 +209,72 @@ def run_qemu(log_path, accel="tcg", cpu=None, qemu=None, uefi=False, cmdline="",
     if os.path.exists(log_path):
         os.unlink(log_path)
     start = time.monotonic()
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=timeout + 30, env=env)
+    if accel == "tcg" and env is None:
+        rc, stderr = _boot_in_worker(cmd[2:], log_path)
+    else:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=timeout + 30, env=env)
+        rc, stderr = proc.returncode, proc.stderr.decode("utf-8", "replace")
     seconds = time.monotonic() - start
-    _ledger(cmd, seconds, proc.returncode)
+    _ledger(cmd, seconds, rc)
     log = cyclekit_log.parse_file(log_path) if os.path.exists(log_path) else cyclekit_log.parse(b"")
-    log.rc = proc.returncode
+    log.rc = rc
     log.path = log_path
-    log.stderr = proc.stderr.decode("utf-8", "replace")
+    log.stderr = stderr
     log.seconds = seconds
     return log
+
+
+_runner_module = None
+
+
+def _runner():
+    """scripts/run-qemu as a module (it is a script without .py), loaded once per worker."""
+    global _runner_module
+    if _runner_module is None:
+        loader = importlib.machinery.SourceFileLoader("run_qemu", RUNNER)
+        module = importlib.util.module_from_spec(importlib.util.spec_from_loader("run_qemu", loader))
+        loader.exec_module(module)
+        _runner_module = module
+    return _runner_module
+
+
+def _boot_in_worker(argv, log_path):
+    """run-qemu's boot of ARGV (--quiet --log, TCG) without run-qemu's process:
+    its own refusal, QEMU command line and exit status, QEMU started from this
+    worker with the serial port written straight into the log. A Python start
+    per boot (about 0.1 CPU-s, 200 boots) was a tenth of the boot tests' CPU;
+    the script's own process (its reader, Ctrl-C, the KVM paths) is what the
+    front door's tests run (tests/boot/test_front_run.py, tests/tools/).
+    Returns (status, stderr) as the script would have exited and printed."""
+    rq = _runner()
+    args = rq.parse_arguments(argv)
+    assert args.quiet and args.log == log_path and args.accel == "tcg", argv
+    bad = rq.refusal(args)
+    if bad:
+        return rq.EXIT_NO_START, f"run-qemu: {bad}\n"
+    cmd = rq.build_command(args)
+    with open(log_path, "wb") as log:
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.PIPE)
+        except OSError as e:
+            return rq.EXIT_NO_START, f"run-qemu: {cmd[0]}: {e.strerror}\n"
+        try:
+            _, err = proc.communicate(timeout=args.timeout)
+            rc = proc.returncode
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+            rc = None
+    steps = rq.Steps()
+    with open(log_path, "rb") as f:
+        steps.feed(f.read())
+    qemu = types.SimpleNamespace(steps=steps, vm_stopped=threading.Event(),
+                                 errors=[l for l in err.splitlines() if rq.start_error(l)])
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        status = rq.exit_status(rc, qemu, args.timeout)
+    return status, err.decode("utf-8", "replace") + said.getvalue()
 
 
 @pytest.hookimpl(hookwrapper=True)
