@@ -1,7 +1,9 @@
 """Boot tests: boot the ISO under QEMU and assert on the parsed JSON records.
 
-The `boot` fixture runs scripts/run-qemu and returns a cyclekit_log.Log with
-`.rc` (the runner's exit code: the kernel status, or 124/125/126). Boots are
+The `boot` fixture boots as scripts/run-qemu does (a TCG boot through the
+script's own functions, from the worker: _boot_in_worker; KVM through the
+script itself) and returns a cyclekit_log.Log with `.rc` (the runner's exit
+code: the kernel status, or 124/125/126). Boots are
 cached per argument set within one pytest session, so several tests can
 assert on one boot -- across pytest-xdist workers too: the first worker to
 need a boot takes its lock file and boots; the other waits and reads the
