@@ -38,7 +38,7 @@ HCFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Ikernel -Itests/un
 # platforms, everything else in kernel/ is portable (also built into the host
 # unit tests and the hosted runner).
 BARE_DIRS     := kernel/bare kernel/bare/console kernel/bare/traps kernel/bare/long \
-                 kernel/bare/firmware kernel/bare/smp kernel/bare/time kernel/bare/efi
+                 kernel/bare/firmware kernel/bare/smp kernel/bare/time kernel/bare/efi kernel/bare/sampler
 PORTABLE_DIRS := kernel/platform kernel/lib kernel/record kernel/cpu kernel/cpu/topology kernel/uarch kernel/smp kernel/pmu kernel/stats kernel/clock \
                  kernel/harness kernel/report kernel/report/screen kernel/report/cores kernel/report/firmware kernel/run kernel/load kernel/serve kernel/options kernel/formats
 PORTABLE_SRCS := $(sort $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c $(d)/*.S)))

@@ -29,6 +29,7 @@
 #include "run/run.h"
 #include "serve/serve.h"
 #include "bare/traps/watchdog.h"
+#include "bare/sampler/sampler.h"
 #include "bare/wait_input.h"
 #include "formats/formats.h"
 #include "bare/efi/efi_log.h"
@@ -113,6 +114,7 @@ static struct platform bare = {
     .input_name = "the serial port",
     .reboot = machine_reboot,
     .watchdog = bare_watchdog,
+    .sampler = &bare_sampler,
     .screen = &console_screen,
     .smp_start = bare_smp_start,
     .smp_call = bare_smp_call,

@@ -193,7 +193,7 @@ static void text_record(const struct record *r)
         row(r);
         events(r);
         histogram(r);
-    } else {
+    } else if (!text_sample(r)) {
         text_timing(r);
     }
 }

@@ -6,5 +6,6 @@
 #include "record/record.h"
 
 bool text_timing(const struct record *r);   /* timer, trust, clock (text_timing.c) */
+bool text_sample(const struct record *r);   /* sample, cycles (text_sample.c) */
 
 #endif

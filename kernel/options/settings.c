@@ -9,6 +9,7 @@
  * lists one file's entries last to first. */
 #include "harness/bench.h"
 #include "harness/measure.h"
+#include "harness/sample.h"
 #include "harness/timer.h"
 #include "options/option.h"
 #include "platform/smp.h"
@@ -79,6 +80,11 @@ OPTION_STR_AT(on, settings.on, "on", "",
 OPTION_BOOL_AT(raw, &settings.raw, "raw", false, "also print every raw sample (t(0), t(U), t(2U))");
 OPTION_STR_AT(events, settings.events, "events", "",
               "counter events per result: names or raw codes (0xC0, 0x2e:0x41), comma-separated");
+OPTION_STR_AT(sample, settings.sample, "sample", "",
+              "sample where each benchmark's body spends: EVENT[:PERIOD][:nmi] (a counter's overflow "
+              "every PERIOD events, default 997) or time[:US] (a timer, default 100 us); docs/measuring.md");
+OPTION_UINT_AT(cycles, &settings.cycles, "cycles", 0, 0, CYCLES_MAX, NULL,
+               "cycle by cycle: interrupt after k = 1..K cycles, instructions retired at each (0: off)");
 static const struct option_name timer_modes[] = {
     { "auto", TIMER_AUTO }, { "cpuid", READ_CPUID }, { "rdtscp", READ_RDTSCP },
     { "lfence", READ_LFENCE }, { "pit", READ_PIT }, { NULL, 0 },

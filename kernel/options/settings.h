@@ -30,6 +30,8 @@ struct settings {
     /* Counters. */
     bool pmu;
     char events[256];             /* events=: names or raw codes, comma-separated */
+    char sample[64];              /* sample=: EVENT[:PERIOD][:nmi] or time[:US] (harness/sample.h) */
+    uint32_t cycles;              /* cycles=: K, a cycle-by-cycle run of k = 1..K (0: none) */
     /* What a result shows. */
     bool hist, raw;
     char format[64];              /* format=: more output formats (formats/formats.c) */

@@ -30,6 +30,11 @@ enum { VEC_BODY_ESP = 0xf0, VEC_BODY_EBP = 0xf1, VEC_BODY_STACK = 0xf2 };
  * a fault, and the APIC's spurious vector, which is ignored. The hosted
  * runner's watchdog (SIGALRM) reports the same vector. */
 enum { VEC_WATCHDOG = 32, VEC_APIC_SPURIOUS = 33 };
+/* Sampling's interrupts (bare metal, only during a sampled run: issue 32):
+ * the PMI and the APIC timer's sampling tick on VEC_SAMPLE, the 8259's
+ * IRQs 0-7 (the PIT on IRQ 0) from VEC_IRQ0, remapped there while a
+ * PIT-sampled run lasts; the IDT holds VEC_COUNT gates. */
+enum { VEC_SAMPLE = 34, VEC_IRQ0 = 40, VEC_IRQ7 = 47, VEC_COUNT = 48 };
 
 /* Mnemonic of an exception vector ("#GP"), "#??" for reserved ones. */
 const char *fault_name(unsigned vector);

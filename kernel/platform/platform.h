@@ -13,6 +13,7 @@
 #include "platform/out.h"
 #include "platform/screen.h"
 #include "platform/platform_smbios.h"
+#include "platform/sampler.h"
 #include "platform/selftest.h"
 #include "platform/smp.h"
 #include "platform/timer_source.h"
@@ -196,6 +197,10 @@ struct platform {
      * after ms milliseconds, 0 disarms it. Returns NULL, or why there is no
      * watchdog here. NULL: none on this platform. */
     const char *(*watchdog)(uint32_t ms);
+    /* Sampling where the cycles go inside a body (sample=, cycles=:
+     * platform/sampler.h): bare metal's PMI, APIC timer and PIT; the hosted
+     * runner's perf_event_open(2) sampling. NULL: none on this platform. */
+    const struct platform_sampler *sampler;
     /* The screen layout's rows (header, progress, table, summary); NULL where
      * there is no screen (the hosted runner, the unit tests). */
     const struct screen_ops *screen;

@@ -38,6 +38,11 @@ void write_sibling(const struct sibling_result *r, bool trusted); /* "sibling", 
 struct loaded_result;
 void write_loaded_chase(const struct loaded_result *r, bool trusted); /* "smp_loaded", or its skip */
 void write_run_complete(int status);
+struct sample_result;
+struct cycles_result;
+/* The "sample" and "cycles" records of a sampled benchmark (write_sample.c). */
+void write_sample(const char *name, unsigned mode, const struct sample_result *r);
+void write_cycles(const char *name, unsigned mode, const struct cycles_result *c);
 void write_help(void);                                     /* option help: every option */
 
 /* Identification (write_cpu.c): the CPU section and the "cpu" record, with

@@ -8,13 +8,14 @@
  * 64-bit TSS (§7.7, Figure 7-11). */
 #include <stdint.h>
 #include "long_idt.h"
+#include "platform/fault.h"
 #include "lib/kstring.h"
 #include "bare/traps/gdt.h"
 
-static struct gate64 idt64[34] __attribute__((aligned(16)));
+static struct gate64 idt64[VEC_COUNT] __attribute__((aligned(16)));
 static struct tss64 tss64 __attribute__((aligned(128)));
 static uint8_t df_stack64[16384] __attribute__((aligned(16)));
-extern const uint32_t isr64_stubs[34]; /* 0-31 exceptions, 32-33 the watchdog */
+extern const uint32_t isr64_stubs[VEC_COUNT]; /* 0-31 exceptions, 32-33 the watchdog, 34-47 sampling */
 
 void long_gates_fill(struct gate64 *idt, const uint32_t *stubs, unsigned n)
 {
@@ -42,7 +43,7 @@ uint64_t long_tss64_fill(struct tss64 *t, uint32_t df_stack_top)
 void long_idt_init(struct desc_ptr64 *gdtr, struct desc_ptr64 *idtr)
 {
     gdt_set_raw(SEL_CODE64, CODE64_DESCRIPTOR);
-    long_gates_fill(idt64, isr64_stubs, 34);
+    long_gates_fill(idt64, isr64_stubs, VEC_COUNT);
     gdt_set_raw(SEL_TSS64, long_tss64_fill(&tss64, (uint32_t)(uintptr_t)(df_stack64 + sizeof df_stack64)));
     gdt_set_raw(SEL_TSS64 + 8, 0);
     struct {

@@ -66,6 +66,21 @@ ISR64 31, 0, fault_dispatch_at
  * interrupt of a loaded body that never ends arrives here too. */
 ISR64 32, 0, fault_dispatch_at
 ISR64 33, 0, fault_dispatch_at
+/* Sampling's (bare/sampler), as in the 32-bit IDT. */
+ISR64 34, 0, fault_dispatch_at
+ISR64 35, 0, fault_dispatch_at
+ISR64 36, 0, fault_dispatch_at
+ISR64 37, 0, fault_dispatch_at
+ISR64 38, 0, fault_dispatch_at
+ISR64 39, 0, fault_dispatch_at
+ISR64 40, 0, fault_dispatch_at
+ISR64 41, 0, fault_dispatch_at
+ISR64 42, 0, fault_dispatch_at
+ISR64 43, 0, fault_dispatch_at
+ISR64 44, 0, fault_dispatch_at
+ISR64 45, 0, fault_dispatch_at
+ISR64 46, 0, fault_dispatch_at
+ISR64 47, 0, fault_dispatch_at
 
 ISR64_COMMON fault_dispatch_at
 ISR64_COMMON long_double_fault
@@ -75,6 +90,6 @@ ISR64_COMMON long_double_fault
     .balign 4
     .globl isr64_stubs
 isr64_stubs:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
     .long isr64_\n
     .endr

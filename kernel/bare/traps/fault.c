@@ -11,6 +11,7 @@
 #include "safe.h"
 #include "isr_frame.h"
 #include "watchdog.h"
+#include "sample_hook.h"
 #include "platform/status.h"
 #include "lib/kstring.h"
 #include "gdt.h"
@@ -22,6 +23,8 @@ struct extable_entry {
 extern const struct extable_entry __start_ck_extable[], __stop_ck_extable[];
 
 static volatile int in_handler;
+uint32_t (*fault_sample_hook)(uint32_t vector, uint64_t ip);
+volatile bool fault_sample_nmi;
 static volatile unsigned nmi_count; /* NMIs that arrived anyway (none expected) */
 
 /* Long mode: the whole registers, when the faulting code ran in 64-bit mode
@@ -70,14 +73,21 @@ void fault_capture(const struct isr_frame *f, uint32_t esp, const struct isr_reg
 /* The common path of both stubs; r64: the 64-bit registers, or NULL. */
 static void dispatch(struct isr_frame *f, uint32_t esp, const struct isr_regs64 *r64)
 {
+    uint32_t bound_ms = 0;
+    if ((f->vector >= VEC_SAMPLE && f->vector <= VEC_IRQ7) || (f->vector == VEC_NMI && fault_sample_nmi)) {
+        /* A sample (bare/sampler): recorded and re-armed; a loaded body past
+         * its bound is abandoned as the watchdog would. */
+        if (!fault_sample_hook || (bound_ms = fault_sample_hook(f->vector, r64 ? r64->rip : f->eip)) == 0)
+            return;
+        f->vector = VEC_WATCHDOG;
+    }
     if (f->vector == VEC_NMI) { /* not a fault: count it, carry on */
         nmi_count++;
         return;
     }
     if (f->vector == VEC_APIC_SPURIOUS)
         return; /* no EOI for the spurious vector (SDM Vol. 3A §11.9) */
-    uint32_t bound_ms = 0;
-    if (f->vector == VEC_WATCHDOG && (bound_ms = watchdog_fired()) == 0)
+    if (f->vector == VEC_WATCHDOG && !bound_ms && (bound_ms = watchdog_fired()) == 0)
         return; /* a stale expiry from an earlier, already disarmed, bound */
     for (const struct extable_entry *e = __start_ck_extable; e < __stop_ck_extable; e++) {
         if (e->insn == f->eip) {

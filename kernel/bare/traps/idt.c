@@ -1,14 +1,16 @@
-/* The IDT: 32 interrupt gates for the CPU exceptions, and two for the
+/* The IDT: 32 interrupt gates for the CPU exceptions, two for the
  * serial session's watchdog (vector 32, the local APIC timer; 33, the
- * APIC's spurious vector: traps/watchdog.c). With interrupts off and every
+ * APIC's spurious vector: traps/watchdog.c), and sampling's (34-47:
+ * bare/sampler). With interrupts off and every
  * source masked, only exceptions (and NMI) arrive, except while the
  * watchdog is armed around a loaded body. */
 #include <stdint.h>
 #include "idt.h"
 
-static struct gate32 idt[34];
-extern const uint32_t isr_stubs[32];
-extern const char isr_32[], isr_33[];
+#include "platform/fault.h"
+
+static struct gate32 idt[VEC_COUNT];
+extern const uint32_t isr_stubs[VEC_COUNT];
 
 void idt_gate32(struct gate32 *g, uint32_t offset, uint16_t selector, uint8_t flags)
 {
@@ -21,10 +23,8 @@ void idt_gate32(struct gate32 *g, uint32_t offset, uint16_t selector, uint8_t fl
 
 void idt_init(void)
 {
-    for (int v = 0; v < 34; v++) {
-        uint32_t stub = v < 32 ? isr_stubs[v] : (uint32_t)(uintptr_t)(v == 32 ? isr_32 : isr_33);
-        idt_gate32(&idt[v], stub, 0x08, GATE32_INTERRUPT);
-    }
+    for (int v = 0; v < VEC_COUNT; v++)
+        idt_gate32(&idt[v], isr_stubs[v], 0x08, GATE32_INTERRUPT);
     struct {
         uint16_t limit;
         uint32_t base;

@@ -59,8 +59,25 @@ ISR_NOERR 31
  * APIC's spurious vector. Same frame; fault_dispatch tells them apart. */
 ISR_NOERR 32
 ISR_NOERR 33
-    .globl isr_32, isr_33
+/* Sampling (bare/sampler): the PMI or the APIC timer's tick (34), and the
+ * 8259's IRQs 0-7 (40-47) while a PIT-sampled run has them remapped there.
+ * 35-39 are never raised: their gates catch a stray vector as a fault. */
+ISR_NOERR 34
+ISR_NOERR 35
+ISR_NOERR 36
+ISR_NOERR 37
+ISR_NOERR 38
+ISR_NOERR 39
+ISR_NOERR 40
+ISR_NOERR 41
+ISR_NOERR 42
+ISR_NOERR 43
+ISR_NOERR 44
+ISR_NOERR 45
+ISR_NOERR 46
+ISR_NOERR 47
 
+    .globl isr_common, isr_common_end
 isr_common:
     pushal
     /* A benchmark body may have loaded any selector into DS/ES/FS/GS (the
@@ -85,11 +102,12 @@ isr_common:
     pushl 8(%esp)               /* the saved EFLAGS (IF=0 stays 0) */
     popfl
     ret $8                      /* to the saved EIP, dropping CS and EFLAGS */
+isr_common_end:
 
     .section .rodata
     .balign 4
     .globl isr_stubs
 isr_stubs:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
     .long isr_\n
     .endr

@@ -48,6 +48,14 @@ static void timer_stop(void)
     *reg(REG_INITIAL) = 0;
 }
 
+/* Unmasked on `lvt` (vector and mode), counting down from `count` APIC
+ * clocks (at least 1: a zero initial count stops the timer). */
+static void timer_start(uint64_t count, uint32_t lvt)
+{
+    *reg(REG_LVT_TIMER) = lvt;
+    *reg(REG_INITIAL) = count == 0 ? 1 : count > 0xffffffffu ? 0xffffffffu : (uint32_t)count;
+}
+
 /* Counts in 10 ms of TSC time, with the timer masked. */
 static void calibrate(void)
 {
@@ -101,11 +109,9 @@ const char *bare_watchdog(uint32_t ms)
     timer_stop();
     if (ms == 0)
         return NULL;
-    uint64_t count = (uint64_t)per_ms * ms;
     armed_ms = ms;
     armed_tsc = cpu_rdtsc_native();
-    *reg(REG_LVT_TIMER) = VEC_WATCHDOG; /* unmasked, one-shot */
-    *reg(REG_INITIAL) = count > 0xffffffffu ? 0xffffffffu : (uint32_t)count;
+    timer_start((uint64_t)per_ms * ms, VEC_WATCHDOG); /* one-shot */
     __asm__ volatile("sti");
     return NULL;
 }
@@ -129,10 +135,26 @@ bool apic_nap(uint32_t us)
 {
     if (set_up_once() || armed_ms)
         return false;
-    uint64_t count = (uint64_t)per_ms * us / 1000;
-    *reg(REG_LVT_TIMER) = VEC_WATCHDOG; /* unmasked, one-shot */
-    *reg(REG_INITIAL) = count == 0 ? 1 : count > 0xffffffffu ? 0xffffffffu : (uint32_t)count;
+    timer_start((uint64_t)per_ms * us / 1000, VEC_WATCHDOG); /* one-shot */
     __asm__ volatile("sti; hlt; cli" ::: "memory");
     timer_stop();
     return true;
+}
+
+#define LVT_PERIODIC (1u << 17)
+
+const char *apic_timer_periodic(uint32_t us, uint32_t vector)
+{
+    if (set_up_once())
+        return why_not;
+    if (armed_ms)
+        return "the watchdog holds the APIC timer";
+    timer_start((uint64_t)per_ms * us / 1000, vector | LVT_PERIODIC);
+    return NULL;
+}
+
+void apic_timer_quiet(void)
+{
+    if (base && !armed_ms)
+        timer_stop();
 }

@@ -23,4 +23,11 @@ uint32_t watchdog_fired(void);
  * reason: bare_watchdog) or while it is armed. */
 bool apic_nap(uint32_t us);
 
+/* Time-based sampling (bare/sampler): the APIC timer ticking every `us`
+ * microseconds on `vector` (periodic mode, SDM Vol. 3A §11.5.4), unmasked;
+ * NULL, or why not (the watchdog's reason, or it holds the timer).
+ * apic_timer_quiet masks and stops it again (not while the watchdog is armed). */
+const char *apic_timer_periodic(uint32_t us, uint32_t vector);
+void apic_timer_quiet(void);
+
 #endif

@@ -1,0 +1,172 @@
+/* The sampled run (harness/sample.h): after a benchmark's time was
+ * measured, its body runs again, placed as for counting (U copies, L loop
+ * iterations), with the platform's sampler armed; run after run until
+ * SAMPLE_TARGET samples came or RUNS_MAX runs went by. The interrupts exist
+ * only inside this run: the measurement before it ran with them off. */
+#include "sample.h"
+#include "bench.h"
+#include "measure.h"
+#include "plan.h"
+#include "lib/kstring.h"
+#include "platform/platform.h"
+#include "pmu/counters.h"
+
+#define RUNS_MAX 4096u
+#define RUNS_EMPTY 256u
+#define LOOPS_MAX 1000000u /* as measure.c's: L beyond it, more runs */   /* runs without one sample: the event does not happen in this body */
+#define LOOP_SPAN 8u      /* bytes of the loop's JMP before the copies, and of DEC/JNZ after them */
+
+static void layout_of(const struct bench *b, const uint8_t *entry, uint32_t copies, uint32_t size,
+                      struct sample_layout *l)
+{
+    uint64_t end = (uint64_t)(uintptr_t)entry + (uint64_t)copies * size;
+    uint64_t block = end - (uint64_t)CK_MAX_COPIES * size; /* the placed block's first copy */
+    (void)b;
+    *l = (struct sample_layout){ .entry = (uintptr_t)entry, .copies = copies, .copy_size = size,
+                                 .loop_lo = block - LOOP_SPAN, .loop_hi = block,
+                                 .loop2_lo = end, .loop2_hi = end + LOOP_SPAN };
+}
+
+static void result_start(const struct sample_spec *spec, struct sample_result *r)
+{
+    *r = (struct sample_result){ 0 };
+    r->source = spec->source;
+    r->period = spec->period;
+    r->nmi = spec->nmi;
+    if (spec->source == SAMPLE_TIME)
+        kstrlcpy(r->label, "time", sizeof r->label);
+    else
+        (void)pmu_eventsel_label(spec->drv, spec->sel, r->label, sizeof r->label);
+}
+
+void sample_disarm(const struct platform *p)
+{
+    struct sample_end ignored;
+    if (p->sampler && p->sampler->stop)
+        p->sampler->stop(&ignored);
+}
+
+static void take_skid(const struct platform *p, const struct sample_spec *spec, struct sample_result *r)
+{
+    r->skid_why = "the platform cannot measure it";
+    if (p->sampler->skid)
+        r->skid_known = p->sampler->skid(spec, &r->skid, &r->skid_why);
+    if (r->skid_known)
+        r->skid_why = NULL;
+}
+
+void sample_bench(const struct platform *p, const struct bench *b, const struct plan *pl,
+                  const struct bench_ctx *ctx, const struct sample_spec *spec, struct sample_result *r)
+{
+    result_start(spec, r);
+    const char *why = !p->sampler ? "this platform has no sampler" : p->sampler->refusal(spec);
+    int32_t size = bench_copy_size(b);
+    if (!why && size <= 0)
+        why = size == 0 ? "the body is empty" : "the body's copies differ in size: no offset names one instruction";
+    const uint8_t *entry = why ? NULL : measure_place_copies(b, ctx, pl->loops, pl->unroll);
+    if (!why && !entry)
+        why = "the body cannot be placed here";
+    if (why) {
+        r->failed = why;
+        return;
+    }
+    take_skid(p, spec, r);
+    layout_of(b, entry, pl->unroll, (uint32_t)size, &r->layout);
+    r->copy = entry;
+    sample_reset();
+    if ((why = p->sampler->start(spec)) != NULL) {
+        r->failed = why;
+        return;
+    }
+    /* A probe run says how many samples a run of L gives; the samples are
+     * then taken in one run long enough for the target, so that the
+     * interrupts keep one phase over the whole body (a run's prologue and
+     * the harness between runs shift it: shares exact only within a run). */
+    uint32_t loops = pl->loops;
+    for (r->runs = 0; r->runs < RUNS_MAX && sample_buf.n == 0 && sample_buf.lost == 0; r->runs++) {
+        if (r->runs == (spec->source == SAMPLE_TIME ? RUNS_MAX : RUNS_EMPTY))
+            break; /* a timer's first tick may take longer than many short runs */
+        measure_run_placed(b, entry);
+    }
+    bool came = sample_buf.n || sample_buf.lost;
+    uint32_t probe_n = sample_buf.n;
+    if (sample_buf.n && sample_buf.n < SAMPLE_TARGET / 2) {
+        uint64_t want = (uint64_t)loops * r->runs * SAMPLE_TARGET / sample_buf.n + 1;
+        loops = want > LOOPS_MAX ? LOOPS_MAX : (uint32_t)want;
+        entry = measure_place_copies(b, ctx, loops, pl->unroll);
+        sample_reset();
+    }
+    for (; came && r->runs < RUNS_MAX && sample_buf.n < SAMPLE_TARGET; r->runs++)
+        measure_run_placed(b, entry);
+    r->loops = loops;
+    if (sample_buf.n == 0 && probe_n)
+        sample_buf.n = probe_n; /* sampling stopped in the probe (a storm): its samples stand, still in the buffer */
+    p->sampler->stop(&r->end);
+    r->layout.handler_lo = r->end.handler_lo;
+    r->layout.handler_hi = r->end.handler_hi;
+    sample_attribute(&r->layout, sample_buf.ip, sample_buf.n, &r->profile);
+    if (r->profile.total == 0 && !r->end.stopped)
+        r->end.stopped = "no interrupt came in the runs (the event may not happen in this body)";
+}
+
+/* One pass of the copies: the loop run once. */
+struct cycles_run {
+    const struct bench *b;
+    const uint8_t *entry;
+};
+
+static void one_pass(void *arg)
+{
+    struct cycles_run *c = arg;
+    measure_run_placed(c->b, c->entry);
+}
+
+#define CYCLES_SEARCH 4096u /* steps to find where the first copy begins */
+
+/* Cycle-by-cycle: k counts from the enabling of the counters, which lies
+ * before the body's call (the harness's own code); the first k whose
+ * interrupt lands on the first copy's first instruction is the timeline's
+ * cycle 0, found by walking k up, and the n steps from there follow. */
+void cycles_bench(const struct platform *p, struct pmu_driver *drv, const struct bench *b,
+                  const struct plan *pl, const struct bench_ctx *ctx, uint32_t n, struct cycles_result *r)
+{
+    *r = (struct cycles_result){ 0 };
+    int32_t size = bench_copy_size(b);
+    const struct pmu_eventsel *cyc = counters.cycles ? &counters.cycles_sel : NULL;
+    const struct pmu_eventsel *ins = drv->proof[PMU_PROOF_INSN].used ? &drv->proof[PMU_PROOF_INSN].sel : NULL;
+    if (!p->sampler || !p->sampler->cycle_step)
+        r->failed = "this platform has no cycles counter with interrupts";
+    else if (!counters.active || !cyc || !ins)
+        r->failed = "no proven cycles and instructions counters";
+    else if (b->mode == 64)
+        r->failed = "cycle by cycle runs 32-bit bodies only";
+    else if (size <= 0)
+        r->failed = "the body's copies have no single size";
+    if (r->failed)
+        return;
+    const uint8_t *entry = measure_place_copies(b, ctx, 1, pl->unroll);
+    if (!entry) {
+        r->failed = "the body cannot be placed here";
+        return;
+    }
+    layout_of(b, entry, pl->unroll, (uint32_t)size, &r->layout);
+    r->n = n > CYCLES_MAX ? CYCLES_MAX : n;
+    struct cycles_run run = { b, entry };
+    struct cycle_step st;
+    uint32_t k0 = 0;
+    for (uint32_t k = 1; k <= CYCLES_SEARCH && !k0; k++) {
+        if ((r->failed = p->sampler->cycle_step(drv, cyc, ins, k, one_pass, &run, &st)) != NULL)
+            return;
+        if (st.taken && st.ip == r->layout.entry)
+            k0 = k, r->base = st.retired;
+    }
+    if (!k0) {
+        r->failed = "no interrupt landed on the first copy's first instruction";
+        return;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        if ((r->failed = p->sampler->cycle_step(drv, cyc, ins, k0 + i, one_pass, &run, &r->steps[i])) != NULL)
+            return;
+        r->steps[i].k = i;
+    }
+}
