@@ -1,0 +1,114 @@
+"""Sampling (issue 32) booted: exact on the counting QEMU under -icount
+shift=0 (one instruction a cycle, a PMI with no skid), time-based on plain
+TCG for every CPU model, and no change to a run's results when it samples.
+
+On the counting bed a copy's instructions are the interrupted ones in turn:
+sampled every P instructions (P prime, so coprime to the loop's length) in
+one long run, each instruction of the body takes the same number of samples
+to one either way; sampled on branches, every sample lands right after the
+body's one branch (the next copy's first instruction) or in the loop; cycle
+by cycle, cycle k has retired k instructions and interrupts the (k+1)-th.
+"""
+import os
+
+import pytest
+
+from conftest import LOGDIR, assert_complete, run_qemu, tcg_timeout
+from test_pmu_counting import pmu_boot
+
+# Two built-in bodies: 3 ADDs (bench/p5_pairing.c), and 7 instructions whose
+# last but one is a taken JE over a NOP (bench/branch.c).
+BODIES = "p5/pairing/raw,branch/taken"
+INSNS = {"p5/pairing/raw": [0, 2, 4], "branch/taken": [0, 2, 5, 6, 12, 14, 16]}
+
+
+def samples(log):
+    return {r["name"]: r for r in log.of_type("sample")}
+
+
+def test_instructions_sampled_give_each_instruction_its_share():
+    log = pmu_boot(4, f"bench={BODIES} samples=5 sample=INST_RETIRED.ANY_P:997 cycles=16")
+    assert_complete(log)
+    for name, offsets in INSNS.items():
+        s = samples(log)[name]
+        assert "failed" not in s, s
+        assert s["skid"] == 0 and s["skid_why"] is None, s
+        assert s["storm"] is False and s["stopped"] is None, s
+        assert s["samples"] == s["body"] + s["loop"] + s["handler"] + s["elsewhere"], s
+        counts = {o["offset"]: o["samples"] for o in s["offsets"]}
+        assert sorted(counts) == offsets, s
+        assert max(counts.values()) - min(counts.values()) <= 2, counts   # the same share, +-1
+        assert sum(counts.values()) == s["body"] and s["handler"] == 0, s
+        # The loop's three instructions take their share of one iteration too.
+        per_position = s["body"] / (s["copies"] * len(offsets))
+        assert abs(s["loop"] - 3 * per_position) <= 3 + s["elsewhere"], s
+
+
+def test_cycle_by_cycle_retires_one_instruction_a_cycle_in_body_order():
+    log = pmu_boot(4, f"bench={BODIES} samples=5 sample=INST_RETIRED.ANY_P:997 cycles=16")
+    for c in log.of_type("cycles"):
+        assert "failed" not in c, c
+        offsets = INSNS[c["name"]]
+        assert [s["k"] for s in c["steps"]] == list(range(16))
+        for s in c["steps"]:
+            assert s["taken"] and s["retired"] == s["k"], s
+            copy, i = divmod(s["k"], len(offsets))
+            assert (s["where"], s["copy"], s["offset"]) == ("body", copy, offsets[i]), s
+
+
+def test_branches_sampled_land_right_after_the_branch():
+    log = pmu_boot(4, "bench=branch/taken samples=5 sample=BR_INST_RETIRED.ALL_BRANCHES:101")
+    assert_complete(log)
+    s = samples(log)["branch/taken"]
+    assert s["skid"] == 0, s
+    # After the body's JE comes the next copy's first instruction; after the
+    # last copy's, the loop's DEC; the loop's own JNZ and JMP lead to the
+    # JMP and the first copy.
+    assert [o["offset"] for o in s["offsets"]] == [0], s
+    assert s["body"] > 0 and s["elsewhere"] <= 2, s
+
+
+def test_a_period_of_one_storms_and_is_bounded():
+    """Cycles (not compensated for the handler's tail) every cycle: each PMI waits
+    at the handler's return; re-arming stops, the run completes."""
+    log = pmu_boot(4, "bench=p5/pairing/raw samples=5 sample=CPU_CLK_UNHALTED.THREAD_P:1")
+    assert_complete(log)
+    s = samples(log)["p5/pairing/raw"]
+    assert s["storm"] is True and "storm" in s["stopped"], s
+    assert s["samples"] <= 8192, s
+
+
+def tcg(name, cpu, cmdline, qemu=None, icount=None):
+    path = os.path.join(LOGDIR, f"sampling-{name}.log")
+    return run_qemu(path, cpu=cpu, qemu=qemu, cmdline=cmdline, icount=icount,
+                    timeout=tcg_timeout(cmdline, icount=icount, n=1))
+
+
+@pytest.mark.parametrize("cpu,delivery", [("486", "8254 channel 0"), ("pentium", None), ("max", None)])
+def test_time_sampling_lands_in_the_body_on_any_cpu(cpu, delivery):
+    log = tcg(f"time-{cpu}", cpu, "bench=p5/pairing/raw samples=5 sample=time:200")
+    assert_complete(log)
+    s = samples(log)["p5/pairing/raw"]
+    assert "failed" not in s and s["source"] == "time" and s["unit"] == "us", s
+    assert s["samples"] == s["body"] + s["loop"] + s["handler"] + s["elsewhere"], s
+    assert s["body"] > s["samples"] // 4, s
+    assert s["skid"] is None and "timer" in s["skid_why"], s
+    if delivery:
+        assert s["delivery"].startswith(delivery), s
+    else:  # an APIC where the CPU model has one, else the PIT
+        assert "APIC timer" in s["delivery"] or "8254" in s["delivery"], s
+
+
+def test_sampling_leaves_the_measurement_unchanged_under_icount():
+    """The same result records, to the field, with and without sample=: the
+    sampled run comes after the measurement, with its own interrupts."""
+    plain = tcg("icount-plain", "pentium", "bench=p5/pairing/raw,lat/add samples=9", icount=0)
+    sampled = tcg("icount-sampled", "pentium", "bench=p5/pairing/raw,lat/add samples=9 sample=time:200",
+                  icount=0)
+    assert_complete(plain)
+    assert_complete(sampled)
+    keep = ("name", "ticks", "ticks_min", "ticks_vs_empty", "cycles", "stats", "marks", "loops", "unroll")
+    before = [{k: r.get(k) for k in keep} for r in plain.of_type("result")]
+    after = [{k: r.get(k) for k in keep} for r in sampled.of_type("result")]
+    assert before == after and len(before) == 2
+    assert not plain.of_type("sample") and len(sampled.of_type("sample")) == 2
