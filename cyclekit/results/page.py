@@ -5,8 +5,9 @@ column per log), the comparison (two or more logs), the memory-latency
 curves (mem/chase and mem64/chase; runs on silicon with a trusted timer in
 one figure, emulated or untrusted runs in another: never one family of
 curves), how far the results can be trusted (each run's verdict, then the
-marked results and their reasons, folded), the expectation verdicts, and
-the raw-sample distributions. Tables give each result's trust marks (cyclekit/trust.py). Every figure is an <img class="figure" id="fig-..."> so a
+marked results and their reasons, folded), the expectation verdicts, the
+raw-sample distributions, and where the samples fall inside sampled bodies
+(results/sample_section.py). Tables give each result's trust marks (cyclekit/trust.py). Every figure is an <img class="figure" id="fig-..."> so a
 test (or a reader) can find each one; a short script records on <body> how
 many figures the browser decoded (data-figures-decoded) and any script error
 (data-errors), which is how the headless-browser test sees a broken page.
@@ -16,7 +17,7 @@ import datetime
 import html
 
 from cyclekit import trust
-from cyclekit.results import compare
+from cyclekit.results import compare, sample_section
 from cyclekit.results.runlog import size_text
 
 STYLE = """
@@ -242,7 +243,8 @@ def render(runs, figs, hists, tables_html=""):
                          "Its records up to the cut are shown.</p>")
     sections = [("runs", "Runs and machines")] + ([("comparison", "Comparison")] if len(runs) > 1 else []) + [
         ("latency", "Memory latency"), ("trust", "Trust"), ("expectations", "Expectations"),
-        ("distributions", "Distributions")] + ([("instruction-table", "Instruction tables")] if tables_html else [])
+        ("distributions", "Distributions"), ("samples", "Where the samples fall")] + (
+        [("instruction-table", "Instruction tables")] if tables_html else [])
     parts.append("<nav class='contents'>" + " · ".join(f"<a href='#{k}'>{esc(t)}</a>" for k, t in sections)
                  + "</nav>")
     parts += ["<h2 id='runs'>Runs and machines</h2>", summary(runs)]
@@ -269,6 +271,7 @@ def render(runs, figs, hists, tables_html=""):
     else:
         parts.append("<p class='note'>No raw samples in these logs: boot with the <code>raw</code> "
                      "option to record every sample.</p>")
+    parts.append(sample_section.section(runs))
     parts.append(tables_html)
     parts.append("</body></html>")
     return "\n".join(parts)

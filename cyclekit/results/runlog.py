@@ -5,7 +5,8 @@ the begin record (version, built, compiler, run id, options), the platform
 record (firmware, SMBIOS identity where present), the cpu record (vendor,
 name, family/model/stepping, microcode, caches), the trust record, one
 result / skip / fault per benchmark, and, with the `raw` option, a samples
-record right after each result. Reading never raises for odd records: a
+record right after each result (or after its `sample` and `cycles` records,
+which cyclekit/samples.py reads). Reading never raises for odd records: a
 field of the wrong type reads as missing.
 """
 import math
@@ -27,6 +28,7 @@ SMBIOS_IDENTITY = ("system_manufacturer", "system_product", "board_manufacturer"
 CHASE = re.compile(r"^(mem(?:64)?/chase)/(?:(\d+)([KMG])|(\d+)xLLC)$")
 CHASE_FAMILIES = ("mem/chase", "mem64/chase")
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+SAMPLING_TYPES = ("sample", "cycles")     # sample= and cycles= records, read by cyclekit/samples.py
 
 
 def number(v):
@@ -193,7 +195,9 @@ class Run:
         for i, rec in enumerate(records):
             if rec.get("type") not in ("result", "skip", "fault") or "name" not in rec:
                 continue
-            nxt = records[i + 1] if i + 1 < len(records) else None
+            # The raw samples follow the result; a sample or cycles record (where the samples fall,
+            # cyclekit/samples.py) may come between them.
+            nxt = next((r for r in records[i + 1:] if r.get("type") not in SAMPLING_TYPES), None)
             samples = nxt if rec.get("type") == "result" and nxt and nxt.get("type") == "samples" else None
             out.append(Result(rec, samples, self.trust_state))
         return out

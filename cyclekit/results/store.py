@@ -5,6 +5,12 @@ code runs on SQLite (the default, a file) and PostgreSQL (a lab's shared
 server, `postgresql://...`, through psycopg2). Only complete logs are
 stored (a truncated log's numbers cannot be told from a finished run's),
 each once: a log is known by its end record's checksum with its run id.
+
+The `sample` and `cycles` records (where the samples fall inside a body,
+sample= and cycles=) are not stored: they hold one body's bytes and the
+samples per byte offset, which mean something only beside that body's
+disassembly, and `report` reads them from the log itself. Importing a log
+that has them stores its results as for any other log.
 """
 import datetime
 import fnmatch

@@ -8,7 +8,9 @@ trusted timer), latency-untrusted.png (the same for emulated runs and runs
 whose timer failed its trust check, never drawn with the silicon's),
 comparison.png (two or more logs: each run relative to the first; an
 untrusted run's bars outlined in red), hist-N.png (raw samples, `raw`
-option). Every table shows each result's trust marks (cyclekit/trust.py). An
+option). A sampled benchmark (sample=, cycles=) adds its body annotated:
+each instruction's samples and share ± error (results/sample_section.py).
+Every table shows each result's trust marks (cyclekit/trust.py). An
 instruction table (`cyclekit table -o T`: T or T/table.jsonl) among the LOGs
 adds its section: the forms beside LLVM's model; two or more tables (two
 machines') are also compared with the first: the forms that differ, largest

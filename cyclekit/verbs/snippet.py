@@ -27,10 +27,21 @@ per body with its trust marks (cyclekit/trust.py) and a legend when a mark
 is not "ok"; --json prints the records (with the trust fields, derived for
 an older kernel's record) and the verdict on stderr.
 
-Exit status: 2 when the text does not assemble or breaks the contract
-(nothing is booted), else the run's status (the kernel's, 0 when all went
-well); 1 when the run ended without a record for the snippet.
+Where the time goes inside a body: --sample EVENT[:PERIOD] (the kernel's
+sample=, checked by cyclekit/sample_option.py) prints each instruction of one
+copy with the samples charged to it, its share and that share's error, and
+--cycles K the body stopped after 1..K cycles (cyclekit/samples.py reads the
+records, cyclekit/sample_text.py writes the lines):
+
+  cyclekit snippet --asm "imul eax, ebx; add eax, ebx" --sample INST_RETIRED:997
+  cyclekit snippet --asm "imul rax, rbx" --bits 64 --hosted --sample cycles:10007 --cycles 16
+
+Exit status: 2 when the text does not assemble or breaks the contract, or
+--sample or --cycles is malformed (nothing is booted), else the run's status
+(the kernel's, 0 when all went well); 1 when the run ended without a record
+for the snippet, or sampling was asked for and its record failed or is missing.
 """
+import collections
 import contextlib
 import fcntl
 import json
@@ -39,7 +50,7 @@ import re
 import sys
 import tempfile
 
-from cyclekit import asm, benchfile, launch, logfile, media, trust
+from cyclekit import asm, benchfile, launch, logfile, media, sample_option, sample_text, samples, trust
 
 VERB = "snippet"
 HELP = "assemble a few instructions and measure them (QEMU, the hosted runner, serial, or an image)"
@@ -82,6 +93,15 @@ def add_arguments(parser):
                         help="count these events per body (the kernel's events=: the hosted runner takes "
                              "Linux's names, e.g. page-faults,context-switches,cycles; bare metal its "
                              "driver's, e.g. INST_RETIRED.ANY_P; raw codes 0xC0 or 0x2e:0x41 on both)")
+    parser.add_argument("--sample", metavar="EVENT[:PERIOD]",
+                        help="sample where the body's time goes: an interrupt every PERIOD events of EVENT "
+                             "(INST_RETIRED:997; the hosted runner: Linux's names, cycles:10007, cpu-clock) "
+                             "or every PERIOD microseconds (time:100) charges the instruction it interrupted; "
+                             "prints each instruction's samples, share and error. Choose a prime PERIOD "
+                             "(the kernel's default: 997 events, 100 µs); append :nmi for an NMI")
+    parser.add_argument("--cycles", type=int, metavar="K",
+                        help=f"cycle by cycle: stop the body after 1, 2 .. K cycles (1..{sample_option.CYCLES_MAX}) "
+                             "and print the instructions retired and where it stood at each")
     parser.add_argument("--options", default="", help="more kernel options (key=value ...)")
     parser.add_argument("--save", metavar="FILE", help="keep the benchmark file here")
     where = parser.add_mutually_exclusive_group()
@@ -124,6 +144,10 @@ def check_arguments(args):
     if args.events is not None and not EVENTS_RE.fullmatch(args.events):
         return (f"--events {args.events!r}: event names or raw codes separated by commas "
                 "(letters, digits and _ . : -), nothing else")
+    if args.sample is not None and sample_option.sample_problem(args.sample):
+        return sample_option.sample_problem(args.sample)
+    if sample_option.cycles_problem(args.cycles):
+        return sample_option.cycles_problem(args.cycles)
     if args.image and media.missing_directory(args.image):
         return f"--image {args.image}: the directory {media.missing_directory(args.image)} does not exist"
     if not (args.hosted or args.serial or args.image):
@@ -352,6 +376,65 @@ def events_option(args):
     return f"events={args.events} " if args.events else ""
 
 
+def sampling_option(args):
+    """The kernel's sample= and cycles= words for --sample and --cycles, each followed by a space."""
+    return sample_option.kernel_words(args.sample, args.cycles)
+
+
+def kernel_options(args):
+    """The words every run of the snippets passes on besides bench= and module=."""
+    return f"{events_option(args)}{sampling_option(args)}{args.options}".strip()
+
+
+Asked = collections.namedtuple("Asked", "sample cycles")
+Asked.__doc__ = "What --sample and --cycles asked of the kernel: which records a result should have."
+
+
+def asked_of(args):
+    return Asked(args.sample is not None, bool(args.cycles))
+
+
+def sampling_lines(records, name, asked):
+    """(lines, problem) of benchmark NAME's sample and cycles records as asked (an Asked): the
+    annotated body and the timeline, and what went wrong (a failed record, or none where one
+    was asked for) in a sentence, or None."""
+    profile, steps = samples.of_benchmark(records, name)
+    lines, problems = [], []
+    for wanted, found, render, what in ((asked.sample, profile, sample_text.profile_lines, "sample"),
+                                        (asked.cycles, steps, sample_text.timeline_lines, "cycles")):
+        if not wanted:
+            continue
+        if found is None:
+            problems.append(f"{name}: the run wrote no {what} record (does this kernel know {what}=?)")
+            continue
+        if found.failed is not None:
+            problems.append(render(found)[0])       # said once, on stderr, as the run's outcome
+        else:
+            lines += [""] + render(found)
+    return lines, "; ".join(problems) or None
+
+
+def print_sampling(found, records, as_json, asked):
+    """After the results: each measured snippet's samples and timeline (as_json: the records as
+    they are). The status: 1 when a record failed or is missing, else 0."""
+    status = 0
+    for name, rec in found:
+        if rec.get("type") != "result" or not asked or not any(asked):
+            continue
+        lines, problem = sampling_lines(records, name, asked)
+        if as_json:
+            kinds = ("sample",) * asked.sample + ("cycles",) * asked.cycles
+            for r in records:
+                if r.get("type") in kinds and r.get("name") == name:
+                    print(json.dumps(r))
+        elif lines:
+            print("\n".join(lines))
+        if problem:
+            print(f"cyclekit snippet: {problem}", file=sys.stderr)
+            status = 1
+    return status
+
+
 def counted_events(rec):
     """How many counter lines the kernel prints under a result's row (one per event it counted)."""
     events = rec.get("events") if rec.get("type") == "result" else None
@@ -370,11 +453,12 @@ def event_lines(rec):
     return out
 
 
-def event_notes(records):
-    """Why an event of --events is not counted: the kernel's notes on events and its pmu verdict."""
+def event_notes(records, topics=("events",)):
+    """Why an event of --events is not counted (or --sample, --cycles not done: topics sample and
+    cycles too): the kernel's notes on those topics."""
     out = []
     for r in records:
-        if r.get("type") == "note" and r.get("topic") == "events":
+        if r.get("type") == "note" and r.get("topic") in topics:
             out.append(f"cyclekit snippet: [{r.get('level')}] {r.get('text')}")
     return out
 
@@ -387,10 +471,13 @@ def _load(line):
     return rec if isinstance(rec, dict) else {}
 
 
-def report(log_file, names, rc, as_json, events=None):
+def report(log_file, names, rc, as_json, events=None, asked=None):
+    """Prints the results of a run's log (and with asked, an Asked, where the samples fall);
+    returns the verb's exit status."""
     log = logfile.parse_file(log_file)
     found, missing = [], False
-    for note in event_notes(log.records) if events else []:
+    topics = ("events",) * bool(events) + ("sample", "cycles") * bool(asked and any(asked))
+    for note in event_notes(log.records, topics):
         print(note, file=sys.stderr)
     for name in names:
         rec = record_for(log.records, name)
@@ -401,8 +488,10 @@ def report(log_file, names, rc, as_json, events=None):
             missing = True
             continue
         found.append((name, rec))
+    sampled = 0
     if found:
         print_results(found, log.records + ([log.end] if log.end else []), as_json, log.text)
+        sampled = print_sampling(found, log.records, as_json, asked)
     if missing:
         return rc or 1
     unknown = log.unknown_options()
@@ -411,7 +500,7 @@ def report(log_file, names, rc, as_json, events=None):
         print(f"cyclekit snippet: the kernel said: {'; '.join(unknown)} (status {status}; exit 2 for the "
               "unknown option)", file=sys.stderr)
         return 2
-    return rc
+    return rc or sampled
 
 
 def run_serial(args, files):
@@ -428,7 +517,7 @@ def run_serial(args, files):
             records += session.identify()
             for name, data in files:
                 records.append(session.load(data))
-                records += session.run(name, f"{events_option(args)}{args.options}".strip())
+                records += session.run(name, kernel_options(args))
     except wire.WireError as e:
         records += e.records
         print(f"cyclekit snippet: the session refused: {e}", file=sys.stderr)
@@ -460,6 +549,7 @@ def run_serial(args, files):
             status = 2
     if found:
         print_results(found, records, args.json)
+        status = status or print_sampling(found, records, args.json, asked_of(args))
     return status
 
 
@@ -494,7 +584,7 @@ def save_file(path, data):
 
 def run_elsewhere(args, names, ckbs):
     """--hosted, --image or QEMU: the run's status."""
-    options = f"bench={','.join(names)} {events_option(args)}{args.options}".strip()
+    options = f"bench={','.join(names)} {kernel_options(args)}".strip()
     modules = "module=" + ",".join(min(ckb, os.path.relpath(ckb), key=len) for ckb in ckbs)
     for word, what in ((options.split()[0], "bench="), (modules, "module=")):
         if args.hosted or what == "bench=":
@@ -533,7 +623,7 @@ def run_elsewhere(args, names, ckbs):
             cmd = launch.qemu_command(kernel=media.KERNEL, modules=ckbs, cmdline=options, **choices)
             rc = launch.boot(cmd, log_file, echo=False)
     print(f"cyclekit snippet: log saved to {log_file}", file=sys.stderr)
-    return report(log_file, names, rc, args.json, events=args.events)
+    return report(log_file, names, rc, args.json, events=args.events, asked=asked_of(args))
 
 
 def run(args):

@@ -79,7 +79,7 @@ static void sample(const struct record *r)
     }
     uint32_t total = (uint32_t)num(r, 0, "samples"), body = (uint32_t)num(r, 0, "body");
     log_text("  %-31s sampled on %s every %llu %s (%s): %u samples, %u in the body\n", name, event,
-             (unsigned long long)period, !kstrcmp(unit, "us") ? "us" : "events",
+             (unsigned long long)period, unit,
              format_str(r, "delivery", ""), (unsigned)total, (unsigned)body);
     log_text("    offset bytes                      samples  share of the body (+- one binomial s.e.)\n");
     offsets(r, body, (uint32_t)num(r, 0, "copy_bytes"), format_str(r, "bytes", ""));

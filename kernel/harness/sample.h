@@ -89,6 +89,7 @@ struct sample_result {
     char label[PMU_LABEL_MAX];   /* the event as events= spells it, or "time" */
     enum sample_source source;
     uint64_t period;
+    const char *unit;            /* "events", "us", or the platform's ("ns") */
     bool nmi;
     struct sample_end end;
     uint32_t runs;               /* runs of the body's loop it took (the probe run included) */

@@ -33,6 +33,7 @@ static void result_start(const struct sample_spec *spec, struct sample_result *r
     r->source = spec->source;
     r->period = spec->period;
     r->nmi = spec->nmi;
+    r->unit = spec->source == SAMPLE_TIME ? "us" : "events";
     if (spec->source == SAMPLE_TIME)
         kstrlcpy(r->label, "time", sizeof r->label);
     else
@@ -44,6 +45,13 @@ void sample_disarm(const struct platform *p)
     struct sample_end ignored;
     if (p->sampler && p->sampler->stop)
         p->sampler->stop(&ignored);
+}
+
+static void run_and_collect(const struct platform *p, const struct bench *b, const uint8_t *entry)
+{
+    measure_run_placed(b, entry);
+    if (p->sampler->collect)
+        p->sampler->collect();
 }
 
 static void take_skid(const struct platform *p, const struct sample_spec *spec, struct sample_result *r)
@@ -86,7 +94,7 @@ void sample_bench(const struct platform *p, const struct bench *b, const struct 
     for (r->runs = 0; r->runs < RUNS_MAX && sample_buf.n == 0 && sample_buf.lost == 0; r->runs++) {
         if (r->runs == (spec->source == SAMPLE_TIME ? RUNS_MAX : RUNS_EMPTY))
             break; /* a timer's first tick may take longer than many short runs */
-        measure_run_placed(b, entry);
+        run_and_collect(p, b, entry);
     }
     bool came = sample_buf.n || sample_buf.lost;
     uint32_t probe_n = sample_buf.n;
@@ -97,11 +105,15 @@ void sample_bench(const struct platform *p, const struct bench *b, const struct 
         sample_reset();
     }
     for (; came && r->runs < RUNS_MAX && sample_buf.n < SAMPLE_TARGET; r->runs++)
-        measure_run_placed(b, entry);
+        run_and_collect(p, b, entry);
     r->loops = loops;
     if (sample_buf.n == 0 && probe_n)
         sample_buf.n = probe_n; /* sampling stopped in the probe (a storm): its samples stand, still in the buffer */
     p->sampler->stop(&r->end);
+    if (r->end.period) { /* the platform's own unit (a Linux clock event's ns) */
+        r->period = r->end.period;
+        r->unit = r->end.unit;
+    }
     r->layout.handler_lo = r->end.handler_lo;
     r->layout.handler_hi = r->end.handler_hi;
     sample_attribute(&r->layout, sample_buf.ip, sample_buf.n, &r->profile);

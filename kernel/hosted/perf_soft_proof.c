@@ -232,6 +232,11 @@ const char *perf_unusable(const struct pmu_driver *d, const struct pmu_eventsel 
         return "a suffix changed the named event's code or unit mask";
     if (a.type != PMU_LINUX_SOFTWARE)
         return hw_counting ? NULL : hw_why;
+    /* In the table for sample= (the timer Linux samples a thread's CPU time
+     * with), not proved as a count: task-clock counts the same time. */
+    if (a.config == PMU_LINUX_SW_CPU_CLOCK)
+        return "cpu-clock is for sample= (its timer); its count has no proof here: events=task-clock "
+               "counts the thread's CPU time, proved";
     for (unsigned k = 0; k < NPROOFS; k++)
         if (proofs[k].config == a.config)
             return proven[k] ? NULL : soft_why[k];

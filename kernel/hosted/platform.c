@@ -18,6 +18,7 @@
 #include "platform/platform.h"
 #include "record/log.h"
 #include "run/suite.h"
+#include "sample_perf.h"
 
 static uint8_t *big_base;
 static uint64_t big_size;
@@ -340,6 +341,7 @@ struct platform hosted_platform = {
     .read_byte = hosted_read_byte,
     .input_name = "stdin",
     .watchdog = hosted_watchdog,
+    .sampler = &hosted_sampler,
     .smp_start = hosted_smp_start,
     .smp_call = hosted_smp_call,
     .smp_wait = hosted_smp_wait,

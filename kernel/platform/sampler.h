@@ -41,6 +41,8 @@ struct sample_end {
     const char *stopped;   /* NULL, or why sampling stopped before the run ended (a sentence) */
     uint64_t handler_lo, handler_hi; /* the handler's own code (0, 0: not known), for samples
                                         that land in it (a storm) */
+    uint64_t period;       /* the period used when not the one asked (0: as asked), in unit */
+    const char *unit;      /* its unit then: "ns" for a Linux clock event */
 };
 
 /* One step of a cycle-by-cycle run: the cycles counter preloaded with -k
@@ -63,6 +65,11 @@ struct platform_sampler {
     /* Disarms (interrupts off again, every MSR and LVT entry as before) and
      * says how the run went. Safe to call after a fault, and twice. */
     void (*stop)(struct sample_end *end);
+    /* Moves what the interrupts recorded so far into the harness's buffer
+     * (sample_hit), for a platform whose samples wait in a buffer of its own
+     * (the hosted runner's perf ring) until then; the harness calls it after
+     * each run. NULL where the handler calls sample_hit itself. */
+    void (*collect)(void);
     /* The skid of spec's delivery, measured: instructions retired between
      * the counter's overflow and the interrupted instruction (0: it
      * interrupts right after the event that overflowed it). False, with

@@ -17,6 +17,9 @@ const struct pmu_event pmu_events_linux[] = {
     HW(PMU_LINUX_HW_CACHE_MISSES, "cache-misses", "last-level cache misses"),
     HW(PMU_LINUX_HW_BUS_CYCLES, "bus-cycles", "bus cycles"),
     HW(PMU_LINUX_HW_REF_CPU_CYCLES, "ref-cycles", "reference cycles, unaffected by frequency scaling"),
+    /* The timer sample=cpu-clock and sample=time interrupt on (Linux's
+     * hrtimer on the thread's CPU time, kernel/hosted/sample_perf.c). */
+    SW(PMU_LINUX_SW_CPU_CLOCK, "cpu-clock", "the thread's CPU time on a per-CPU clock, in nanoseconds"),
     SW(PMU_LINUX_SW_TASK_CLOCK, "task-clock", "the thread's CPU time in nanoseconds"),
     SW(PMU_LINUX_SW_CONTEXT_SWITCHES, "context-switches", "times the thread was switched out"),
     SW(PMU_LINUX_SW_PAGE_FAULTS, "page-faults", "page faults taken by the thread"),

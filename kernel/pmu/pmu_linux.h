@@ -32,7 +32,9 @@
 #define PMU_LINUX_HW_BUS_CYCLES 6u
 #define PMU_LINUX_HW_REF_CPU_CYCLES 9u
 
-/* perf_sw_ids */
+/* perf_sw_ids. The two clocks count nanoseconds, not events: a sampling
+ * period on them (sample=cpu-clock:100000) is a time, every 100 µs. */
+#define PMU_LINUX_SW_CPU_CLOCK 0u
 #define PMU_LINUX_SW_TASK_CLOCK 1u
 #define PMU_LINUX_SW_PAGE_FAULTS 2u
 #define PMU_LINUX_SW_CONTEXT_SWITCHES 3u

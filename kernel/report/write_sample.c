@@ -20,14 +20,13 @@ static void hex_bytes(const char *key, const uint8_t *p, uint32_t n)
     rec_str(key, hex);
 }
 
-static void head(const char *type, const char *name, const struct sample_result *r)
+static void head(const char *name, const struct sample_result *r)
 {
-    rec_open(type);
     rec_str("name", name);
     rec_str("source", r->source == SAMPLE_TIME ? "time" : "event");
     rec_str("event", r->label);
     rec_u64("period", r->period);
-    rec_str("unit", r->source == SAMPLE_TIME ? "us" : "events");
+    rec_str("unit", r->unit ? r->unit : r->source == SAMPLE_TIME ? "us" : "events");
     rec_bool("nmi", r->nmi);
 }
 
@@ -47,7 +46,8 @@ static void offsets(const struct sample_profile *p, uint32_t size)
 
 void write_sample(const char *name, unsigned mode, const struct sample_result *r)
 {
-    head("sample", name, r);
+    rec_open("sample");
+    head(name, r);
     if (r->failed) {
         rec_str("failed", r->failed);
         rec_close();

@@ -65,6 +65,12 @@ static void test_names(void **state)
     assert_int_equal(pmu_event_parse(&d, "context-switches", &e), 0);
     assert_int_equal(e.code, PMU_LINUX_SW_CONTEXT_SWITCHES);
     assert_int_equal(e.umask, PMU_LINUX_SOFTWARE);
+    /* cpu-clock: the timer sample=cpu-clock interrupts on, config 0 of the
+     * software type (not the hardware type's cycles, also config 0). */
+    assert_int_equal(pmu_event_parse(&d, "cpu-clock", &e), 0);
+    assert_string_equal(e.name, "cpu-clock");
+    assert_int_equal(e.code, PMU_LINUX_SW_CPU_CLOCK);
+    assert_int_equal(e.umask, PMU_LINUX_SOFTWARE);
     assert_int_equal(pmu_event_parse(&d, "INST_RETIRED.ANY_P", &e), PMU_ERR_PARSE);
     assert_int_equal(pmu_event_parse(&d, "page", &e), PMU_ERR_PARSE);
     assert_int_equal(pmu_event_parse(&d, "cycles:dur", &e), PMU_ERR_EVENT); /* P5's clock mode only */
@@ -88,6 +94,10 @@ static void test_rings(void **state)
     assert_int_equal(a.type, PMU_LINUX_SOFTWARE);
     assert_false(a.exclude_kernel);
     assert_false(a.exclude_user);
+    assert_false(a.pinned);
+    a = attr_of_text("cpu-clock");
+    assert_int_equal(a.type, PMU_LINUX_SOFTWARE);
+    assert_int_equal(a.config, PMU_LINUX_SW_CPU_CLOCK);
     assert_false(a.pinned);
     a = attr_of_text("page-faults:u");
     assert_true(a.exclude_kernel);

@@ -23,8 +23,8 @@
 #include "report/write.h"
 
 static const char *const RECORD_TYPES[] = {
-    "begin", "bench", "c2c", "clock", "cpu", "done", "end", "error", "fault", "module",
-    "msrscan", "note", "platform", "pmu", "pmu_restore", "progress", "result", "samples", "step",
+    "begin", "bench", "c2c", "clock", "cpu", "cycles", "done", "end", "error", "fault", "module",
+    "msrscan", "note", "platform", "pmu", "pmu_restore", "progress", "result", "sample", "samples", "step",
     "selftest", "serve", "sibling", "skip", "smp", "smp_loaded", "sweep", "timer",
     "topology", "trust", "tsc_sync",
 };
