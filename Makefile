@@ -462,6 +462,7 @@ FUZZ_LIB_SRCS := $(filter-out $(HOST_ONLY_32),$(wildcard $(addsuffix /*.c,kernel
                    kernel/record kernel/formats kernel/options kernel/pmu kernel/report/screen kernel/uarch))) \
                  kernel/harness/bench_registry.c kernel/load/module_check.c kernel/platform/platform.c \
                  kernel/report/write_cpu.c kernel/report/write_options.c $(VERSION_SRC) \
+                 kernel/stats/stats_binomial.c kernel/stats/stats_isqrt.c kernel/stats/stats_wide.c \
                  kernel/bare/multiboot2.c kernel/bare/boot_info.c kernel/bare/firmware/smbios.c \
                  $(ACPI_PARSER_SRCS) tests/unit/support/capture.c tests/unit/support/host32.c
 FUZZ_SECONDS  ?= 30

@@ -5,7 +5,7 @@
  * samples outside the body, the skid and how the interrupts came. The
  * kernel names no instruction (it has no disassembler): `cyclekit snippet
  * --sample` and the report print the same lines with the instructions. */
-#include "harness/sample.h"
+#include "stats/stats.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "record/log.h"
@@ -22,7 +22,7 @@ static int64_t num(const struct record *r, int from, const char *key)
 static void percent(uint32_t k, uint32_t n)
 {
     uint32_t x100 = n ? (uint32_t)(((uint64_t)k * 10000 + n / 2) / n) : 0;
-    uint32_t err = sample_share_error_x100(k, n);
+    uint32_t err = stats_binomial_error_x100(k, n);
     log_text("%3u.%u %% +-%u.%u", (unsigned)(x100 / 100), (unsigned)(x100 % 100 / 10),
              (unsigned)(err / 100), (unsigned)(err % 100 / 10));
 }

@@ -73,9 +73,7 @@ enum sample_where { SAMPLE_IN_BODY, SAMPLE_IN_LOOP, SAMPLE_IN_HANDLER, SAMPLE_EL
 enum sample_where sample_locate(const struct sample_layout *l, uint64_t ip, uint32_t *offset, uint32_t *copy);
 /* Every ip of ips[0..n) into p (cleared first). */
 void sample_attribute(const struct sample_layout *l, const uint64_t *ips, uint32_t n, struct sample_profile *p);
-/* The binomial standard error of a share k/n, in hundredths of a percent
- * (sqrt(p(1-p)/n)); 0 when n is 0. */
-uint32_t sample_share_error_x100(uint32_t k, uint32_t n);
+/* The binomial standard error of a share: stats_binomial_error_x100 (stats.h). */
 
 /* ---- the sampled run (sample_run.c) ---- */
 

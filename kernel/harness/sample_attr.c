@@ -53,36 +53,3 @@ void sample_attribute(const struct sample_layout *l, const uint64_t *ips, uint32
         }
     }
 }
-
-/* Integer square root (floor), for the error below without floating point
- * (the 32-bit kernel core has no SSE from the compiler). */
-static uint64_t isqrt(uint64_t v)
-{
-    uint64_t r = 0, bit = 1ull << 62;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= r + bit) {
-            v -= r + bit;
-            r = (r >> 1) + bit;
-        } else {
-            r >>= 1;
-        }
-        bit >>= 2;
-    }
-    return r;
-}
-
-/* sqrt(p(1-p)/n) x 10^4 (hundredths of a percent) = sqrt(k(n-k)/n^3) x 10^4
- * = sqrt(k(n-k) x 10^8 / n^3), rounded to nearest. */
-uint32_t sample_share_error_x100(uint32_t k, uint32_t n)
-{
-    if (n == 0 || k > n)
-        return 0;
-    uint64_t num = (uint64_t)k * (n - k);
-    uint64_t n3 = (uint64_t)n * n * n;
-    /* num x 10^8 overflows 64 bits past n ~ 2^27; scale the divisor down instead. */
-    uint64_t q = n3 > 0xffffffffull ? num * 1000000ull / (n3 / 100) : num * 100000000ull / n3;
-    uint64_t s = isqrt(q * 4);   /* 2 x sqrt(q): one more bit to round with */
-    return (uint32_t)((s + 1) / 2);
-}

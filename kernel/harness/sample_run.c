@@ -1,8 +1,9 @@
 /* The sampled run (harness/sample.h): after a benchmark's time was
  * measured, its body runs again, placed as for counting (U copies, L loop
- * iterations), with the platform's sampler armed; run after run until
- * SAMPLE_TARGET samples came or RUNS_MAX runs went by. The interrupts exist
- * only inside this run: the measurement before it ran with them off. */
+ * iterations), with the platform's sampler armed: a probe finds an L that
+ * takes samples, then runs long enough for SAMPLE_TARGET of them follow
+ * (at most RUNS_MAX). The interrupts exist only inside this run: the
+ * measurement before it ran with them off. */
 #include "sample.h"
 #include "bench.h"
 #include "measure.h"
@@ -12,8 +13,12 @@
 #include "pmu/counters.h"
 
 #define RUNS_MAX 4096u
-#define RUNS_EMPTY 256u
-#define LOOPS_MAX 1000000u /* as measure.c's: L beyond it, more runs */   /* runs without one sample: the event does not happen in this body */
+#define LOOPS_MAX 1000000u /* as measure.c's: L beyond it, more runs */
+/* Loop iterations the probe runs without one sample before it concludes the
+ * event does not happen in this body (a timer's tick always comes: it is
+ * given more, a few seconds of a fast body on an emulator). */
+#define PROBE_EVENT_ITERS (1ull << 25)
+#define PROBE_TIME_ITERS (1ull << 28)
 #define LOOP_SPAN 8u      /* bytes of the loop's JMP before the copies, and of DEC/JNZ after them */
 
 static void layout_of(const struct bench *b, const uint8_t *entry, uint32_t copies, uint32_t size,
@@ -86,25 +91,40 @@ void sample_bench(const struct platform *p, const struct bench *b, const struct 
         r->failed = why;
         return;
     }
-    /* A probe run says how many samples a run of L gives; the samples are
-     * then taken in one run long enough for the target, so that the
-     * interrupts keep one phase over the whole body (a run's prologue and
-     * the harness between runs shift it: shares exact only within a run). */
-    uint32_t loops = pl->loops;
-    for (r->runs = 0; r->runs < RUNS_MAX && sample_buf.n == 0 && sample_buf.lost == 0; r->runs++) {
-        if (r->runs == (spec->source == SAMPLE_TIME ? RUNS_MAX : RUNS_EMPTY))
-            break; /* a timer's first tick may take longer than many short runs */
+    /* The probe: runs of L, L doubled after each run without a sample,
+     * until one came; its rate then sizes one run long enough for the
+     * target, so that the interrupts keep one phase over the whole body (a
+     * run's prologue and the harness between runs shift it: shares are
+     * exact only within a run). A timer's first tick comes after its period
+     * of time, which a short run of a fast body is far below. */
+    uint32_t loops = pl->loops ? pl->loops : 100;
+    uint64_t iters = 0, limit = spec->source == SAMPLE_TIME ? PROBE_TIME_ITERS : PROBE_EVENT_ITERS;
+    sample_reset(); /* a tick pending since before the start lands in the harness, not in a run */
+    for (; (sample_buf.n == 0 && sample_buf.lost == 0 && iters < limit) || iters == 0; r->runs++) {
         run_and_collect(p, b, entry);
+        iters += loops;
+        if (sample_buf.n == 0 && loops < LOOPS_MAX) {
+            loops = loops * 2 > LOOPS_MAX ? LOOPS_MAX : loops * 2;
+            entry = measure_place_copies(b, ctx, loops, pl->unroll);
+        }
     }
     bool came = sample_buf.n || sample_buf.lost;
     uint32_t probe_n = sample_buf.n;
     if (sample_buf.n && sample_buf.n < SAMPLE_TARGET / 2) {
-        uint64_t want = (uint64_t)loops * r->runs * SAMPLE_TARGET / sample_buf.n + 1;
+        uint64_t want = iters * SAMPLE_TARGET / sample_buf.n + 1;
         loops = want > LOOPS_MAX ? LOOPS_MAX : (uint32_t)want;
+        /* A whole number of periods of iterations: a body with E events an
+         * iteration then takes exactly E samples per period of loops, one on
+         * each of its events in turn (the period coprime to E), so every
+         * instruction's count is the same to one sample. */
+        uint64_t per = spec->period;
+        if (spec->source == SAMPLE_EVENT && per <= LOOPS_MAX / 2)
+            loops = (uint32_t)((loops + per / 2) / per < 1 ? per
+                               : (loops + per / 2) / per * per - (loops + per / 2 > LOOPS_MAX ? per : 0));
         entry = measure_place_copies(b, ctx, loops, pl->unroll);
         sample_reset();
     }
-    for (; came && r->runs < RUNS_MAX && sample_buf.n < SAMPLE_TARGET; r->runs++)
+    for (uint32_t runs = 0; came && runs < RUNS_MAX && sample_buf.n < SAMPLE_TARGET; runs++, r->runs++)
         run_and_collect(p, b, entry);
     r->loops = loops;
     if (sample_buf.n == 0 && probe_n)

@@ -61,6 +61,7 @@ const char *sample_spec_parse(const char *text, const struct pmu_driver *d, stru
         }
         spec->source = SAMPLE_TIME;
         spec->period = have_period ? period : SAMPLE_DEFAULT_US;
+        spec->period_given = have_period;
         if (spec->period < 1 || spec->period > TIME_US_MAX) {
             ksnprintf(err, size, "sample=%s: the period is 1 to %u microseconds", text, TIME_US_MAX);
             spec->source = SAMPLE_OFF;
@@ -80,6 +81,7 @@ const char *sample_spec_parse(const char *text, const struct pmu_driver *d, stru
         return err;
     }
     spec->period = have_period ? period : SAMPLE_DEFAULT_PERIOD;
+    spec->period_given = have_period;
     if (spec->period < 1 || spec->period > PERIOD_MAX) {
         ksnprintf(err, size, "sample=%s: the period is 1 to %u events", text, PERIOD_MAX);
         return err;

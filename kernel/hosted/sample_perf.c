@@ -40,8 +40,8 @@
  * kernel/events/core.c, perf_swevent_start_hrtimer(), takes
  * max(10000, sample_period). A shorter period would not sample as asked. */
 #define CLOCK_MIN_NS 10000u
-/* sample=cpu-clock with no period: the parser's SAMPLE_DEFAULT_PERIOD (997
- * events) would be 997 ns here; a clock event takes 100 µs instead. */
+/* sample=cpu-clock with no period: the parser's default (997 events) would
+ * be 997 ns here; a clock event takes 100 µs instead. */
 #define CLOCK_DEFAULT_NS 100000u
 /* The ring's data area: 2^6 pages (256 KiB of 4 KiB pages) holds 16384
  * samples of 16 bytes (header and ip); a user whose perf_event_mlock_kb
@@ -91,7 +91,7 @@ static const char *plan_event(const struct sample_spec *spec, struct sample_plan
     pmu_eventsel_label(spec->drv, spec->sel, p->label, sizeof p->label);
     p->clock = is_clock(&p->a);
     p->period = spec->period;
-    if (p->clock && spec->period == SAMPLE_DEFAULT_PERIOD) {
+    if (p->clock && !spec->period_given) {
         p->period = CLOCK_DEFAULT_NS;
         p->defaulted = true;
     }

@@ -25,6 +25,8 @@ struct sample_spec {
     const struct pmu_eventsel *sel; /* SAMPLE_EVENT: what the counter counts (the run's driver's) */
     struct pmu_driver *drv;         /* SAMPLE_EVENT: the proven driver (counters.drv) */
     uint64_t period;                /* events (SAMPLE_EVENT) or microseconds (SAMPLE_TIME) */
+    bool period_given;              /* false: the parser's default (a platform whose event
+                                       counts in other units chooses its own) */
     bool nmi;                       /* deliver as NMI (the LVT entry's NMI mode; a P5's PM0 pin
                                        wired to NMI by an EBS socket) */
     uint32_t max_samples;           /* the handler stops re-arming after this many */

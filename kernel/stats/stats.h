@@ -114,6 +114,10 @@ bool stats_stable(const struct stats *ensembles, uint32_t k,
  * (*x100 = UINT64_MAX). */
 bool stats_per_iter_x100(uint64_t total, uint64_t iters, uint64_t *x100);
 
+/* The binomial standard error sqrt(p(1-p)/n) of a share p = k/n, in
+ * hundredths of a percent, rounded; 0 when n is 0 (stats_binomial.c). */
+uint32_t stats_binomial_error_x100(uint32_t k, uint32_t n);
+
 /* Signed variant for overhead removal: round((a - b) * 100 / iters) with the
  * difference taken exactly (never wraps). Halves round AWAY from zero, so a
  * negative result is the mirror of the positive one (-0.125 -> -0.13, as a

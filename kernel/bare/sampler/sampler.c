@@ -14,6 +14,7 @@
  * again and again; that is seen (the same pointer SAME_IP_MAX times, or one
  * inside the handler) and re-arming stops, and SAMPLE_IPS_MAX caps any run. */
 #include "sampler.h"
+#include "bare/io.h"
 #include "bare/traps/sample_hook.h"
 #include "platform/platform.h"
 #include "bare/traps/safe.h"
@@ -54,7 +55,7 @@ static struct sampler_state st;
 static uint32_t apic;                /* the local APIC's registers (0: none) */
 extern const char isr_common[], isr_common_end[];
 extern const char sampler_sled_start[], sampler_sled_end[];
-void sampler_sled(uint32_t global_ctrl);
+void sampler_sled(uint32_t msr, uint32_t value);
 
 static volatile uint32_t *reg(uint32_t off) { return (volatile uint32_t *)(uintptr_t)(apic + off); }
 
@@ -67,20 +68,23 @@ static bool apic_found(void)
 }
 
 static void install(bool nmi);
+static void nmi_at_cmos(bool open);
+
+/* The P5's counter interrupt: its PM0 pin, which an EBS socket wires to
+ * the NMI input; no APIC entry is involved (seed 004, section 3.3). */
+static bool pin_nmi(const struct pmu_driver *d) { return d->kind == PMU_P5; }
+
 static uint32_t lvt_perf(void) { return st.nmi ? LVT_NMI : VEC_SAMPLE; }
 
 static const char *refusal(const struct sample_spec *spec)
 {
     if (spec->source == SAMPLE_TIME)
         return NULL; /* the APIC timer, else the PIT: every PC has one */
-    const char *why = pmu_overflow_refusal(spec->drv);
+    const char *why = pmu_overflow_refusal(spec->drv, spec->nmi);
     if (why)
         return why;
-    if (!apic_found())
+    if (!pin_nmi(spec->drv) && !apic_found())
         return "no enabled local APIC to deliver the counter's interrupt";
-    if (spec->nmi && !platform->call64)
-        return "NMI delivery needs the kernel in long mode: the 32-bit exception return has no IRET "
-               "(traps/isr.S), so NMIs would stay blocked after the first";
     return NULL;
 }
 
@@ -91,7 +95,8 @@ static const char *refusal(const struct sample_spec *spec)
 static void arm_counter(uint64_t events)
 {
     (void)pmu_overflow_ack(st.d, 1u << SAMPLER_CTR);
-    *reg(REG_LVT_PERF) = lvt_perf();
+    if (!pin_nmi(st.d))
+        *reg(REG_LVT_PERF) = lvt_perf();
     (void)pmu_overflow_load(st.d, SAMPLER_CTR, events);
 }
 
@@ -100,12 +105,18 @@ static void counters_off(void)
     (void)pmu_overflow_enable(st.d, 0);
     (void)pmu_stop(st.d);
     (void)pmu_overflow_ack(st.d, ~0ull >> 32);
-    *reg(REG_LVT_PERF) = LVT_MASKED | VEC_SAMPLE;
+    if (pin_nmi(st.d))
+        nmi_at_cmos(false);
+    else
+        *reg(REG_LVT_PERF) = LVT_MASKED | VEC_SAMPLE;
 }
 
-static bool one_per_instruction(const struct pmu_eventsel *sel)
+/* The NMI input, masked at the CMOS index port for the whole run
+ * (interrupts.c), is opened for a P5's pin-delivered samples only. */
+static void nmi_at_cmos(bool open)
 {
-    return (sel->code == 0xC0 || sel->code == 0xC4) && sel->umask == 0 && sel->cmask == 0;
+    uint8_t index = inb(0x70) & 0x7f;
+    outb(0x70, open ? index : (uint8_t)(index | 0x80));
 }
 
 /* Two PMIs on the sled: the first says the skid, the gap to the second
@@ -119,8 +130,13 @@ static bool sled_measure(const struct sample_spec *spec, int32_t *skid, int32_t 
     (void)pmu_overflow_program(st.d, SAMPLER_CTR, spec->sel, true);
     install(spec->nmi);
     arm_counter(SLED_FIRST);
+    uint32_t msr;
+    uint64_t value;
+    pmu_overflow_enable_write(st.d, 1u << SAMPLER_CTR, &msr, &value);
+    if (pin_nmi(st.d))
+        nmi_at_cmos(true);
     __asm__ volatile("sti" ::: "memory");
-    sampler_sled(1u << SAMPLER_CTR);
+    sampler_sled(msr, (uint32_t)value);
     __asm__ volatile("cli" ::: "memory");
     counters_off();
     st.how = OFF;
@@ -141,7 +157,7 @@ static bool skid(const struct sample_spec *spec, int32_t *insns, const char **wh
         *why = "a timer's interrupt follows no event";
         return false;
     }
-    if (!one_per_instruction(spec->sel)) {
+    if (!pmu_overflow_one_per_instruction(spec->drv, spec->sel)) {
         *why = "measured with instructions or branches retired only (one event per sled jump)";
         return false;
     }
@@ -155,7 +171,7 @@ static bool skid(const struct sample_spec *spec, int32_t *insns, const char **wh
 static const char *start(const struct sample_spec *spec)
 {
     int32_t skid_insns = 0, tail = 0;
-    bool tail_known = spec->source == SAMPLE_EVENT && one_per_instruction(spec->sel) &&
+    bool tail_known = spec->source == SAMPLE_EVENT && pmu_overflow_one_per_instruction(spec->drv, spec->sel) &&
                       sled_measure(spec, &skid_insns, &tail);
     st = (struct sampler_state){ .how = OFF, .d = spec->drv, .nmi = spec->nmi, .max = spec->max_samples,
                        .bound_ms = spec->bound_ms, .t0 = cpu_has(cpu, FEAT_TSC) ? cpu_rdtsc_native() : 0 };
@@ -167,6 +183,8 @@ static const char *start(const struct sample_spec *spec)
             return "the counter could not be programmed";
         st.how = PMI;
         arm_counter(spec->period);
+        if (pin_nmi(st.d))
+            nmi_at_cmos(true);
         (void)pmu_overflow_enable(st.d, 1u << SAMPLER_CTR);
     } else if (apic_found() && apic_timer_periodic((uint32_t)spec->period, VEC_SAMPLE) == NULL) {
         st.how = APIC_TIMER;
@@ -181,7 +199,8 @@ static const char *start(const struct sample_spec *spec)
 static const char *delivery(void)
 {
     switch (st.how) {
-    case PMI: return st.nmi ? "PMI, local APIC LVT as NMI" : "PMI, local APIC vector 34";
+    case PMI: return pin_nmi(st.d) ? "NMI from the P5's PM0 pin (an EBS socket)"
+                     : st.nmi ? "PMI, local APIC LVT as NMI" : "PMI, local APIC vector 34";
     case APIC_TIMER: return "local APIC timer, periodic, vector 34";
     case PIT: return "8254 channel 0 on IRQ 0 (8259), vector 40";
     default: return "none";
@@ -300,7 +319,7 @@ static const char *cycle_step(struct pmu_driver *d, const struct pmu_eventsel *c
                               const struct pmu_eventsel *insns, uint32_t k, void (*run)(void *ctx), void *ctx,
                               struct cycle_step *out)
 {
-    const char *why = pmu_overflow_refusal(d);
+    const char *why = pmu_overflow_refusal(d, false);
     if (why || !apic_found())
         return why ? why : "no enabled local APIC to deliver the counter's interrupt";
     *out = (struct cycle_step){ .k = k };

@@ -1,5 +1,6 @@
-/* The skid's yardstick (sampler.c): counters enabled by a WRMSR to
- * IA32_PERF_GLOBAL_CTRL (the argument), then 1024 short jumps to the next
+/* The skid's yardstick (sampler.c): void sampler_sled(msr, value):
+ * counters enabled by one WRMSR of value to msr (IA32_PERF_GLOBAL_CTRL, or
+ * a P5's CESR), then 1024 short jumps to the next
  * instruction (EB 00, Intel SDM Vol. 2A "JMP": one instruction and one
  * taken branch each, two bytes), then the counters disabled. An overflow
  * after the N-th event of either kind interrupts, without skid, at jump
@@ -7,9 +8,9 @@
     .text
     .globl sampler_sled, sampler_sled_start, sampler_sled_end
 sampler_sled:
-    movl 4(%esp), %eax
+    movl 4(%esp), %ecx
+    movl 8(%esp), %eax
     xorl %edx, %edx
-    movl $0x38f, %ecx
     wrmsr
 sampler_sled_start:
     .rept 1024
@@ -17,6 +18,6 @@ sampler_sled_start:
 1:
     .endr
 sampler_sled_end:
-    xorl %eax, %eax
+    xorl %eax, %eax             /* the same MSR, 0: every counter stopped */
     wrmsr
     ret

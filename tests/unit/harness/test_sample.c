@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "harness/sample.h"
+#include "stats/stats.h"
 #include "msr_sim.h"
 #include "sim_arch.h"
 
@@ -72,13 +73,13 @@ static void test_share_error_is_binomial(void **state)
 {
     (void)state;
     /* sqrt(0.5 * 0.5 / 100) = 5.00 %; sqrt(0.25 * 0.75 / 1200) = 1.25 %. */
-    assert_int_equal(sample_share_error_x100(50, 100), 500);
-    assert_int_equal(sample_share_error_x100(300, 1200), 125);
-    assert_int_equal(sample_share_error_x100(0, 100), 0);
-    assert_int_equal(sample_share_error_x100(100, 100), 0);
-    assert_int_equal(sample_share_error_x100(1, 0), 0);
+    assert_int_equal(stats_binomial_error_x100(50, 100), 500);
+    assert_int_equal(stats_binomial_error_x100(300, 1200), 125);
+    assert_int_equal(stats_binomial_error_x100(0, 100), 0);
+    assert_int_equal(stats_binomial_error_x100(100, 100), 0);
+    assert_int_equal(stats_binomial_error_x100(1, 0), 0);
     /* 1/3 of 2400: sqrt(2/9 / 2400) = 0.962 % -> 96 */
-    assert_int_equal(sample_share_error_x100(800, 2400), 96);
+    assert_int_equal(stats_binomial_error_x100(800, 2400), 96);
 }
 
 static void test_time_and_its_period(void **state)
