@@ -95,6 +95,7 @@ def test_a_period_of_one_storms_and_is_bounded():
 
 
 def tcg(name, cpu, cmdline, qemu=None, icount=None):
+    os.makedirs(LOGDIR, exist_ok=True)   # the first boot of this worker may be this one
     path = os.path.join(LOGDIR, f"sampling-{name}.log")
     return run_qemu(path, cpu=cpu, qemu=qemu, cmdline=cmdline, icount=icount,
                     timeout=tcg_timeout(cmdline, icount=icount, n=1))
