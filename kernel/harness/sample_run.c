@@ -21,12 +21,10 @@
 #define PROBE_TIME_ITERS (1ull << 28)
 #define LOOP_SPAN 8u      /* bytes of the loop's JMP before the copies, and of DEC/JNZ after them */
 
-static void layout_of(const struct bench *b, const uint8_t *entry, uint32_t copies, uint32_t size,
-                      struct sample_layout *l)
+static void layout_of(const uint8_t *entry, uint32_t copies, uint32_t size, struct sample_layout *l)
 {
     uint64_t end = (uint64_t)(uintptr_t)entry + (uint64_t)copies * size;
     uint64_t block = end - (uint64_t)CK_MAX_COPIES * size; /* the placed block's first copy */
-    (void)b;
     *l = (struct sample_layout){ .entry = (uintptr_t)entry, .copies = copies, .copy_size = size,
                                  .loop_lo = block - LOOP_SPAN, .loop_hi = block,
                                  .loop2_lo = end, .loop2_hi = end + LOOP_SPAN };
@@ -59,11 +57,22 @@ static void run_and_collect(const struct platform *p, const struct bench *b, con
         p->sampler->collect();
 }
 
-static void take_skid(const struct platform *p, const struct sample_spec *spec, struct sample_result *r)
+/* A whole number of `per`s near `loops`, at least one, at most LOOPS_MAX. */
+static uint32_t whole_periods(uint32_t loops, uint32_t per)
+{
+    uint32_t m = (loops + per / 2) / per;
+    if (m < 1)
+        m = 1;
+    if ((uint64_t)m * per > LOOPS_MAX)
+        m--;
+    return m * per;
+}
+
+static void take_skid(const struct platform *p, struct sample_result *r)
 {
     r->skid_why = "the platform cannot measure it";
     if (p->sampler->skid)
-        r->skid_known = p->sampler->skid(spec, &r->skid, &r->skid_why);
+        r->skid_known = p->sampler->skid(&r->skid, &r->skid_why);
     if (r->skid_known)
         r->skid_why = NULL;
 }
@@ -83,14 +92,13 @@ void sample_bench(const struct platform *p, const struct bench *b, const struct 
         r->failed = why;
         return;
     }
-    take_skid(p, spec, r);
-    layout_of(b, entry, pl->unroll, (uint32_t)size, &r->layout);
+    layout_of(entry, pl->unroll, (uint32_t)size, &r->layout);
     r->copy = entry;
-    sample_reset();
     if ((why = p->sampler->start(spec)) != NULL) {
         r->failed = why;
         return;
     }
+    take_skid(p, r);
     /* The probe: runs of L, L doubled after each run without a sample,
      * until one came; its rate then sizes one run long enough for the
      * target, so that the interrupts keep one phase over the whole body (a
@@ -117,10 +125,8 @@ void sample_bench(const struct platform *p, const struct bench *b, const struct 
          * iteration then takes exactly E samples per period of loops, one on
          * each of its events in turn (the period coprime to E), so every
          * instruction's count is the same to one sample. */
-        uint64_t per = spec->period;
-        if (spec->source == SAMPLE_EVENT && per <= LOOPS_MAX / 2)
-            loops = (uint32_t)((loops + per / 2) / per < 1 ? per
-                               : (loops + per / 2) / per * per - (loops + per / 2 > LOOPS_MAX ? per : 0));
+        if (spec->source == SAMPLE_EVENT && spec->period <= LOOPS_MAX / 2)
+            loops = whole_periods(loops, (uint32_t)spec->period);
         entry = measure_place_copies(b, ctx, loops, pl->unroll);
         sample_reset();
     }
@@ -181,7 +187,7 @@ void cycles_bench(const struct platform *p, struct pmu_driver *drv, const struct
         r->failed = "the body cannot be placed here";
         return;
     }
-    layout_of(b, entry, pl->unroll, (uint32_t)size, &r->layout);
+    layout_of(entry, pl->unroll, (uint32_t)size, &r->layout);
     r->n = n > CYCLES_MAX ? CYCLES_MAX : n;
     struct cycles_run run = { b, entry };
     struct cycle_step st;

@@ -72,12 +72,12 @@ struct platform_sampler {
      * (the hosted runner's perf ring) until then; the harness calls it after
      * each run. NULL where the handler calls sample_hit itself. */
     void (*collect)(void);
-    /* The skid of spec's delivery, measured: instructions retired between
-     * the counter's overflow and the interrupted instruction (0: it
-     * interrupts right after the event that overflowed it). False, with
-     * *why, where it cannot be measured (time-based, no instructions event).
-     * May be NULL. */
-    bool (*skid)(const struct sample_spec *spec, int32_t *insns, const char **why);
+    /* The skid of the delivery the last start() armed, as start() measured
+     * it: instructions retired between the counter's overflow and the
+     * interrupted instruction (0: it interrupts right after the event that
+     * overflowed it). False, with *why, where it could not be measured
+     * (time-based, no instructions event). May be NULL. */
+    bool (*skid)(int32_t *insns, const char **why);
     /* One step of a cycle-by-cycle run: counter `cycles` preloaded to
      * interrupt after k events, `insns` counting from 0, both enabled, then
      * run(ctx); the interrupt's handler reads the instructions retired and

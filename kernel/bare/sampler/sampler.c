@@ -17,7 +17,7 @@
 #include "bare/io.h"
 #include "bare/traps/sample_hook.h"
 #include "platform/platform.h"
-#include "bare/traps/safe.h"
+#include "bare/smp/lapic.h"
 #include "bare/traps/watchdog.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_native.h"
@@ -26,8 +26,6 @@
 #include "platform/fault.h"
 #include "pmu/pmu_overflow.h"
 
-#define IA32_APIC_BASE 0x1b
-#define APIC_GLOBAL_ENABLE (1u << 11)
 #define REG_EOI 0xb0
 #define REG_LVT_PERF 0x340
 #define LVT_MASKED (1u << 16)
@@ -52,19 +50,20 @@ struct sampler_state {
 };
 static struct sampler_state st;
 
-static uint32_t apic;                /* the local APIC's registers (0: none) */
+static struct lapic apic;
+static bool apic_usable;             /* lapic_open said yes */
 extern const char isr_common[], isr_common_end[];
 extern const char sampler_sled_start[], sampler_sled_end[];
 void sampler_sled(uint32_t msr, uint32_t value);
 
-static volatile uint32_t *reg(uint32_t off) { return (volatile uint32_t *)(uintptr_t)(apic + off); }
-
 static bool apic_found(void)
 {
-    uint64_t msr = 0;
-    if (!apic && cpu_has(cpu, FEAT_APIC) && rdmsr_safe(IA32_APIC_BASE, &msr) == 0 && (msr & APIC_GLOBAL_ENABLE))
-        apic = (uint32_t)msr & 0xfffff000u;
-    return apic != 0;
+    static bool tried;
+    if (!tried) {
+        tried = true;
+        apic_usable = lapic_open(&apic) == NULL;
+    }
+    return apic_usable;
 }
 
 static void install(bool nmi);
@@ -96,19 +95,18 @@ static void arm_counter(uint64_t events)
 {
     (void)pmu_overflow_ack(st.d, 1u << SAMPLER_CTR);
     if (!pin_nmi(st.d))
-        *reg(REG_LVT_PERF) = lvt_perf();
+        (void)lapic_write(&apic, REG_LVT_PERF, lvt_perf());
     (void)pmu_overflow_load(st.d, SAMPLER_CTR, events);
 }
 
 static void counters_off(void)
 {
-    (void)pmu_overflow_enable(st.d, 0);
-    (void)pmu_stop(st.d);
+    (void)pmu_stop(st.d); /* IA32_PERF_GLOBAL_CTRL (or a P5's CESR) to 0 first */
     (void)pmu_overflow_ack(st.d, ~0ull >> 32);
     if (pin_nmi(st.d))
         nmi_at_cmos(false);
     else
-        *reg(REG_LVT_PERF) = LVT_MASKED | VEC_SAMPLE;
+        (void)lapic_write(&apic, REG_LVT_PERF, LVT_MASKED | VEC_SAMPLE);
 }
 
 /* The NMI input, masked at the CMOS index port for the whole run
@@ -150,34 +148,39 @@ static bool sled_measure(const struct sample_spec *spec, int32_t *skid, int32_t 
     return *tail >= 0;
 }
 
-static bool skid(const struct sample_spec *spec, int32_t *insns, const char **why)
+/* The yardstick's word on the run start() armed (the skid hook reports it). */
+static struct {
+    bool known;
+    int32_t skid, tail;
+    const char *why;
+} sled;
+
+static void sled_take(const struct sample_spec *spec)
 {
-    int32_t tail;
-    if (spec->source != SAMPLE_EVENT) {
-        *why = "a timer's interrupt follows no event";
-        return false;
-    }
-    if (!pmu_overflow_one_per_instruction(spec->drv, spec->sel)) {
-        *why = "measured with instructions or branches retired only (one event per sled jump)";
-        return false;
-    }
-    if (!sled_measure(spec, insns, &tail)) {
-        *why = "the sled's interrupts did not land on the sled";
-        return false;
-    }
-    return true;
+    sled.known = false;
+    if (spec->source != SAMPLE_EVENT)
+        sled.why = "a timer's interrupt follows no event";
+    else if (!pmu_overflow_one_per_instruction(spec->drv, spec->sel))
+        sled.why = "measured with instructions or branches retired only (one event per sled jump)";
+    else if (!(sled.known = sled_measure(spec, &sled.skid, &sled.tail)))
+        sled.why = "the sled's interrupts did not land on the sled";
+}
+
+static bool skid(int32_t *insns, const char **why)
+{
+    *insns = sled.skid;
+    *why = sled.why;
+    return sled.known;
 }
 
 static const char *start(const struct sample_spec *spec)
 {
-    int32_t skid_insns = 0, tail = 0;
-    bool tail_known = spec->source == SAMPLE_EVENT && pmu_overflow_one_per_instruction(spec->drv, spec->sel) &&
-                      sled_measure(spec, &skid_insns, &tail);
+    sled_take(spec);
     st = (struct sampler_state){ .how = OFF, .d = spec->drv, .nmi = spec->nmi, .max = spec->max_samples,
                        .bound_ms = spec->bound_ms, .t0 = cpu_has(cpu, FEAT_TSC) ? cpu_rdtsc_native() : 0 };
     install(spec->nmi);
     if (spec->source == SAMPLE_EVENT) {
-        st.reload = spec->period + (tail_known ? (uint64_t)tail : 0);
+        st.reload = spec->period + (sled.known ? (uint64_t)sled.tail : 0);
         (void)pmu_overflow_enable(st.d, 0);
         if (pmu_overflow_program(st.d, SAMPLER_CTR, spec->sel, true) != 0)
             return "the counter could not be programmed";
@@ -250,8 +253,8 @@ static bool keep_going(uint64_t ip)
 
 static void eoi(void)
 {
-    if (apic && !st.nmi)
-        *reg(REG_EOI) = 0;
+    if (apic_usable && !st.nmi)
+        (void)lapic_write(&apic, REG_EOI, 0);
 }
 
 static uint32_t overran(void)

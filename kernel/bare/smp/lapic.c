@@ -56,3 +56,11 @@ bool lapic_send(const struct lapic *l, uint32_t dest, uint32_t icr_low)
             return true;
     return false;
 }
+
+bool lapic_write(const struct lapic *l, uint32_t off, uint32_t value)
+{
+    if (l->x2apic)
+        return wrmsr_safe(0x800 + (off >> 4), value) == 0;
+    *reg(l, off) = value;
+    return true;
+}

@@ -120,6 +120,23 @@ static void x2apic_refused_write_is_a_failed_send(void **state)
     assert_false(lapic_send(&l, 1, ICR_INIT | ICR_LEVEL_ASSERT));
 }
 
+static void x2apic_registers_are_msrs_800_and_offset_over_16(void **state)
+{
+    (void)state;
+    struct lapic l;
+    apic_base |= EXTD;
+    assert_null(lapic_open(&l));
+    assert_true(lapic_write(&l, 0x340, 0x10022)); /* LVT performance counter: MSR 0x834 */
+    assert_true(lapic_write(&l, 0xb0, 0));        /* EOI: MSR 0x80B */
+    assert_int_equal(nwrites, 2);
+    assert_int_equal(writes[0].msr, 0x834);
+    assert_int_equal(writes[0].value, 0x10022);
+    assert_int_equal(writes[1].msr, 0x80b);
+    assert_int_equal(writes[1].value, 0);
+    write_faults = true;
+    assert_false(lapic_write(&l, 0xb0, 0));
+}
+
 static void unusable_apics_say_why(void **state)
 {
     (void)state;
@@ -160,6 +177,8 @@ static void xapic_registers_by_mmio(void **state)
     assert_true(lapic_send(&l, 0x2a, ICR_INIT | ICR_LEVEL_ASSERT));
     assert_int_equal(page[0x310 / 4], 0x2au << 24);
     assert_int_equal(page[0x300 / 4], 0x4500);
+    assert_true(lapic_write(&l, 0x340, 0x22));
+    assert_int_equal(page[0x340 / 4], 0x22);
     assert_int_equal(nwrites, 0); /* no MSR written in xAPIC mode */
     /* delivery status stuck at "send pending" (bit 12): a bounded wait, then false */
     assert_false(lapic_send(&l, 0x2a, ICR_INIT | ICR_LEVEL_ASSERT | (1u << 12)));
@@ -174,6 +193,7 @@ int main(void)
         cmocka_unit_test_setup(x2apic_id_is_msr_802_all_32_bits, reset),
         cmocka_unit_test_setup(x2apic_ipis_are_one_write_to_msr_830, reset),
         cmocka_unit_test_setup(x2apic_refused_write_is_a_failed_send, reset),
+        cmocka_unit_test_setup(x2apic_registers_are_msrs_800_and_offset_over_16, reset),
         cmocka_unit_test_setup(unusable_apics_say_why, reset),
         cmocka_unit_test_setup(xapic_registers_by_mmio, reset),
     };
